@@ -1,0 +1,59 @@
+package dev.atrium.platform.error;
+
+/**
+ * The stable error kinds of the platform: each has its HTTP status and the business code of the envelope.
+ * Codes from spec 01 where one fits, otherwise the status times 100.
+ */
+public enum Problem {
+    BAD_REQUEST(400, 40000),
+    UNAUTHENTICATED(401, 40100),
+    WRONG_CREDENTIALS(401, 10002),
+    PAYMENT_REQUIRED(402, 30001),
+    FORBIDDEN(403, 40300),
+    NOT_FOUND(404, 40400),
+    USER_NOT_FOUND(404, 10003),
+    METHOD_NOT_ALLOWED(405, 40500),
+    CONFLICT(409, 40900),
+    EMAIL_REGISTERED(409, 10001),
+    GONE(410, 41000),
+    PAYLOAD_TOO_LARGE(413, 41300),
+    UNSUPPORTED_MEDIA_TYPE(415, 41500),
+    VALIDATION(422, 40001),
+    ACCOUNT_LOCKED(423, 10004),
+    RATE_LIMITED(429, 42900),
+    INTERNAL(500, 50000),
+    UPSTREAM(502, 50200),
+    UNAVAILABLE(503, 50300);
+
+    private final int status;
+    private final int code;
+
+    Problem(int status, int code) {
+        this.status = status;
+        this.code = code;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** The kind a bare HTTP status stands for, when nothing more specific is known. */
+    public static Problem forStatus(int status) {
+        for (Problem p : values()) {
+            if (p.status == status && p.code == status * 100) {
+                return p;
+            }
+        }
+        if (status == 422) {
+            return VALIDATION;
+        }
+        if (status == 429) {
+            return RATE_LIMITED;
+        }
+        return status >= 500 ? INTERNAL : BAD_REQUEST;
+    }
+}

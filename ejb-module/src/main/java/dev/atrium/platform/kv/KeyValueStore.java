@@ -1,0 +1,58 @@
+package dev.atrium.platform.kv;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Shared short-lived state: sessions, token blacklist, CSRF tokens, counters for rate limits, lockouts and quotas,
+ * idempotency results, stream caches, OAuth state, tickets. Every entry may expire; all operations are atomic.
+ * Redis in production, an in-process map by default; both pass one contract test suite.
+ * <p>
+ * Keys and values are non-null text. A ttl that is {@code null}, zero or negative means "never expires"; a positive
+ * ttl counts in milliseconds, rounded up to at least one. Every operation but {@link #ping()} throws
+ * {@link KeyValueStoreException} when the backend cannot be reached.
+ */
+public interface KeyValueStore {
+
+    Optional<String> get(String key);
+
+    /** Sets the value; a {@code null} or non-positive ttl keeps the entry until deleted. */
+    void set(String key, String value, Duration ttl);
+
+    /** Sets the value only when the key is absent; {@code true} when this call created the entry. */
+    boolean setIfAbsent(String key, String value, Duration ttl);
+
+    /** {@code true} when an entry was removed. */
+    boolean delete(String key);
+
+    /** Reads and removes in one step, so a value can be consumed once only. */
+    Optional<String> getAndDelete(String key);
+
+    /**
+     * Adds one to a counter (absent counts as 0) and answers the new value. The ttl is applied only when this
+     * call created the counter, so a window starts at the first increment. Throws {@link KeyValueStoreException}
+     * when the value held is not an integer, and leaves it as it was.
+     */
+    long increment(String key, Duration ttlOnCreate);
+
+    /**
+     * Adds {@code delta} to a counter (absent counts as 0) and answers the new value; like {@link #increment},
+     * the ttl is applied only when this call created the counter.
+     */
+    long add(String key, long delta, Duration ttlOnCreate);
+
+    /**
+     * Sets a new time to live on an existing entry, counted from now; a {@code null} or non-positive ttl makes it
+     * never expire. {@code false} when the key is absent.
+     */
+    boolean expire(String key, Duration ttl);
+
+    /** The remaining time to live; empty when the key is absent or never expires. */
+    Optional<Duration> ttl(String key);
+
+    /** Whether the store answers now; used by the health check. */
+    boolean ping();
+
+    /** {@code redis} or {@code in-process}, as the health check names it. */
+    String backend();
+}

@@ -1,0 +1,208 @@
+package dev.atrium.platform.kv;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.SetParams;
+import redis.clients.jedis.util.JedisURIHelper;
+
+/**
+ * The production store: Redis through a pool of Jedis connections, shared by every instance of the application.
+ * Each operation is one Redis command or one Lua script, so each is atomic across instances.
+ */
+public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
+
+    /** The spec's limit: "cache pool 50 connections". */
+    static final int MAX_CONNECTIONS = 50;
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration BORROW_TIMEOUT = Duration.ofSeconds(2);
+
+    private static final Logger LOG = Logger.getLogger(RedisKeyValueStore.class.getName());
+
+    // checking existence rather than "INCR answered 1" keeps a counter that was set to "0" from restarting its window
+    private static final String INCREMENT = """
+            local created = redis.call('EXISTS', KEYS[1]) == 0
+            local value = redis.call('INCRBY', KEYS[1], ARGV[2])
+            if created and tonumber(ARGV[1]) > 0 then
+              redis.call('PEXPIRE', KEYS[1], ARGV[1])
+            end
+            return value
+            """;
+
+    // PERSIST alone answers 0 both for "absent" and for "had no ttl", which expire() must tell apart
+    private static final String PERSIST = """
+            if redis.call('EXISTS', KEYS[1]) == 0 then
+              return 0
+            end
+            redis.call('PERSIST', KEYS[1])
+            return 1
+            """;
+
+    private final String endpoint;
+    private final RedisClient client;
+
+    /** Connects lazily: a store for an unreachable Redis can be built, and answers {@code false} to ping. */
+    public RedisKeyValueStore(String url) {
+        URI uri = parse(url);
+        this.endpoint = endpoint(uri);
+        var pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(MAX_CONNECTIONS);
+        pool.setMaxIdle(MAX_CONNECTIONS);
+        pool.setMaxWait(BORROW_TIMEOUT);
+        // the URL gives credentials, database, protocol and TLS; the timeouts are ours
+        var config = DefaultJedisClientConfig.builder(uri)
+                .connectionTimeoutMillis((int) CONNECT_TIMEOUT.toMillis())
+                .socketTimeoutMillis((int) READ_TIMEOUT.toMillis())
+                .clientName("atrium")
+                .build();
+        this.client = RedisClient.builder()
+                .hostAndPort(JedisURIHelper.getHostAndPort(uri))
+                .clientConfig(config)
+                .poolConfig(pool)
+                .build();
+    }
+
+    /** Where the store points, without credentials: safe to log. */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public Optional<String> get(String key) {
+        Objects.requireNonNull(key, "key");
+        return Optional.ofNullable(call("GET", redis -> redis.get(key)));
+    }
+
+    @Override
+    public void set(String key, String value, Duration ttl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        long millis = Ttl.millis(ttl);
+        call("SET", redis -> millis > 0 ? redis.set(key, value, SetParams.setParams().px(millis)) : redis.set(key, value));
+    }
+
+    @Override
+    public boolean setIfAbsent(String key, String value, Duration ttl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        var params = SetParams.setParams().nx();
+        long millis = Ttl.millis(ttl);
+        if (millis > 0) {
+            params.px(millis);
+        }
+        return "OK".equals(call("SET NX", redis -> redis.set(key, value, params)));
+    }
+
+    @Override
+    public boolean delete(String key) {
+        Objects.requireNonNull(key, "key");
+        return call("DEL", redis -> redis.del(key)) > 0;
+    }
+
+    @Override
+    public Optional<String> getAndDelete(String key) {
+        Objects.requireNonNull(key, "key");
+        return Optional.ofNullable(call("GETDEL", redis -> redis.getDel(key)));
+    }
+
+    @Override
+    public long increment(String key, Duration ttlOnCreate) {
+        return add(key, 1, ttlOnCreate);
+    }
+
+    @Override
+    public long add(String key, long delta, Duration ttlOnCreate) {
+        Objects.requireNonNull(key, "key");
+        String millis = Long.toString(Ttl.millis(ttlOnCreate));
+        return (Long) call("INCRBY", redis -> redis.eval(INCREMENT, List.of(key),
+                List.of(millis, Long.toString(delta))));
+    }
+
+    @Override
+    public boolean expire(String key, Duration ttl) {
+        Objects.requireNonNull(key, "key");
+        long millis = Ttl.millis(ttl);
+        if (millis == 0) {
+            return (Long) call("PERSIST", redis -> redis.eval(PERSIST, List.of(key), List.of())) == 1;
+        }
+        return call("PEXPIRE", redis -> redis.pexpire(key, millis)) == 1;
+    }
+
+    @Override
+    public Optional<Duration> ttl(String key) {
+        Objects.requireNonNull(key, "key");
+        long millis = call("PTTL", redis -> redis.pttl(key));
+        // -2: absent, -1: no expiry
+        return millis < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(millis));
+    }
+
+    @Override
+    public boolean ping() {
+        try {
+            return "PONG".equals(client.ping());
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, e, () -> "Redis at " + endpoint + " does not answer");
+            return false;
+        }
+    }
+
+    @Override
+    public String backend() {
+        return "redis";
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RedisKeyValueStore[" + endpoint + "]";
+    }
+
+    private <T> T call(String command, Function<UnifiedJedis, T> operation) {
+        try {
+            return operation.apply(client);
+        } catch (JedisException e) {
+            throw new KeyValueStoreException("Redis " + command + " failed at " + endpoint + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static URI parse(String url) {
+        Objects.requireNonNull(url, "url");
+        try {
+            var uri = new URI(url.trim());
+            var scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase();
+            if (!scheme.equals("redis") && !scheme.equals("rediss") || uri.getHost() == null) {
+                throw new IllegalArgumentException("Redis URL must look like redis://host:port/db or rediss://host:port/db");
+            }
+            int port = uri.getPort() == -1 ? 6379 : uri.getPort();
+            // rebuilt from the raw parts, so an escaped character in the password is decoded exactly once
+            return new URI(scheme + "://" + (uri.getRawUserInfo() == null ? "" : uri.getRawUserInfo() + "@")
+                    + uri.getHost() + ":" + port + Objects.toString(uri.getRawPath(), "")
+                    + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+        } catch (URISyntaxException e) {
+            // not the exception's message: it would quote the URL, password included
+            throw new IllegalArgumentException("Redis URL is not a valid URI (expected redis://host:port/db)");
+        }
+    }
+
+    private static String endpoint(URI uri) {
+        var path = uri.getPath() == null || uri.getPath().isEmpty() || "/".equals(uri.getPath()) ? "/0" : uri.getPath();
+        return uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort() + path;
+    }
+}

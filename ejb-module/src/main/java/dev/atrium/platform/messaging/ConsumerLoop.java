@@ -1,0 +1,131 @@
+package dev.atrium.platform.messaging;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
+
+/**
+ * One consumer on its own thread: a transacted session, a synchronous receive loop, commit when the handler
+ * returns and roll back when it throws, so that the broker's redelivery settings decide what happens next.
+ */
+final class ConsumerLoop implements Runnable {
+
+    /** What a queue or topic handler does with one message. */
+    @FunctionalInterface
+    interface Delivery {
+        void accept(String body, int deliveryCount) throws Exception;
+    }
+
+    private static final Logger LOG = Logger.getLogger(ConsumerLoop.class.getName());
+    private static final long POLL_MILLIS = 500;
+    private static final long RETRY_MILLIS = 1000;
+
+    private final Connection connection;
+    private final String name;
+    private final boolean topic;
+    private final Delivery delivery;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean running = true;
+    private Session session;
+    private MessageConsumer consumer;
+
+    ConsumerLoop(Connection connection, String name, boolean topic, Delivery delivery) {
+        this.connection = connection;
+        this.name = name;
+        this.topic = topic;
+        this.delivery = delivery;
+    }
+
+    /**
+     * Creates the session and consumer on the caller's thread, so that a broker refusing them fails the start,
+     * and a topic subscription exists before the caller publishes anything.
+     */
+    void open() throws JMSException {
+        session = connection.createSession(Session.SESSION_TRANSACTED);
+        try {
+            consumer = session.createConsumer(topic ? session.createTopic(name) : session.createQueue(name));
+        } catch (JMSException | RuntimeException e) {
+            closeSession();
+            throw e;
+        }
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (running) {
+                try {
+                    if (session == null) {
+                        open();
+                    }
+                    Message message = consumer.receive(POLL_MILLIS);
+                    if (message != null) {
+                        handle(message);
+                    }
+                } catch (JMSException | RuntimeException e) {
+                    if (!running) {
+                        break;
+                    }
+                    // the broker or the connection failed, not the handler: start over with a new session
+                    LOG.log(Level.WARNING, e, () -> "Consumer of " + name + " lost its session; retrying");
+                    closeSession();
+                    pause();
+                }
+            }
+        } finally {
+            closeSession();
+            finished.countDown();
+        }
+    }
+
+    private void handle(Message message) throws JMSException {
+        int deliveryCount = message.getIntProperty("JMSXDeliveryCount");
+        try {
+            delivery.accept(message.getBody(String.class), deliveryCount);
+        } catch (Throwable e) {
+            // whatever the handler did wrong, the loop must keep serving the queue
+            LOG.log(Level.WARNING, e, () -> "Handler of " + name + " failed on delivery " + deliveryCount
+                    + "; rolled back for redelivery");
+            session.rollback();
+            return;
+        }
+        session.commit();
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(RETRY_MILLIS);
+        } catch (InterruptedException e) {
+            running = false;
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void closeSession() {
+        if (session != null) {
+            try {
+                session.close();
+            } catch (JMSException | RuntimeException e) {
+                LOG.log(Level.FINE, "Closing a consumer session failed", e);
+            }
+            session = null;
+            consumer = null;
+        }
+    }
+
+    /** Asks the loop to stop after the message in hand, if any. */
+    void stop() {
+        running = false;
+    }
+
+    boolean awaitFinished(long millis) throws InterruptedException {
+        return finished.await(millis, TimeUnit.MILLISECONDS);
+    }
+}

@@ -1,0 +1,23 @@
+package dev.atrium.platform.messaging;
+
+/**
+ * A consumer of one queue. Implementations are CDI beans; the messaging runtime finds them all at start and
+ * feeds each its queue. A handler that throws gets the message again (3 deliveries, 5 s apart, then the
+ * dead-letter queue), so handlers must be idempotent: messages carry ids, handlers load current state.
+ */
+public interface MessageHandler {
+
+    /** The queue name, for example {@code mail}. */
+    String queue();
+
+    /** How many messages of this queue one instance handles at once; each consumer fetches one at a time. */
+    default int concurrency() {
+        return 1;
+    }
+
+    /**
+     * Handles one message body. {@code deliveryCount} is 1 on the first delivery.
+     * Throwing any exception asks for redelivery.
+     */
+    void onMessage(String body, int deliveryCount) throws Exception;
+}

@@ -1,0 +1,100 @@
+package dev.atrium.platform.messaging;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Owns the broker connection for the application's lifetime: starts the embedded broker, or connects to the
+ * one at {@code atrium.broker.url}, then starts consumers for every {@link MessageHandler} and
+ * {@link TopicHandler} bean on threads of the container's managed thread factory, so that handlers run with
+ * the application's context and may call EJBs. Starts after the schema migrations, because handlers read
+ * and write the database.
+ * <p>
+ * The embedded broker redelivers a failed message twice, 5 s apart, then moves it to {@code DLQ}. A remote
+ * broker does what its own address settings say.
+ */
+@Startup
+@Singleton
+@DependsOn("DatabaseMigrations")
+@TransactionManagement(TransactionManagementType.BEAN)
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class MessagingRuntime {
+
+    private static final Logger LOG = Logger.getLogger(MessagingRuntime.class.getName());
+
+    @Inject
+    @ConfigProperty(name = "atrium.broker.url")
+    Optional<String> brokerUrl;
+
+    @Inject
+    @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
+    String dataDir;
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    @Inject
+    @Any
+    Instance<MessageHandler> queueHandlers;
+
+    @Inject
+    @Any
+    Instance<TopicHandler> topicHandlers;
+
+    private volatile BrokerConnection broker;
+
+    @PostConstruct
+    void start() {
+        var url = brokerUrl.map(String::trim).filter(s -> !s.isEmpty());
+        if (url.isPresent()) {
+            broker = BrokerConnection.remote(url.get());
+            LOG.info(() -> "Messaging on the broker at " + BrokerConnection.withoutParameters(url.get()));
+        } else {
+            var directory = Path.of(dataDir).toAbsolutePath().normalize().resolve("broker");
+            broker = BrokerConnection.embedded(directory);
+            LOG.info(() -> "Messaging on the embedded broker, journal in " + directory);
+        }
+        try {
+            for (var handler : queueHandlers) {
+                broker.consume(handler, threads);
+                LOG.info(() -> "Consuming queue " + handler.queue() + " with " + handler.concurrency()
+                        + " consumer(s)");
+            }
+            for (var handler : topicHandlers) {
+                broker.subscribe(handler, threads);
+                LOG.info(() -> "Subscribed to topic " + handler.topic());
+            }
+        } catch (RuntimeException e) {
+            broker.close();
+            throw e;
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        broker.close();
+    }
+
+    /** The running connection; senders go through {@link Messages}, which respects transactions. */
+    public BrokerConnection broker() {
+        return broker;
+    }
+}

@@ -1,0 +1,408 @@
+package dev.atrium.platform.kv;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link KeyValueStore} adapter promises. Times are a few hundred milliseconds so that the Redis
+ * adapter can really wait for them; the in-process adapter moves its clock instead.
+ */
+abstract class KeyValueStoreContract {
+
+    static final int THREADS = 16;
+
+    private final String prefix = "atrium-test:" + UUID.randomUUID() + ":";
+    private final Set<String> usedKeys = ConcurrentHashMap.newKeySet();
+
+    protected abstract KeyValueStore store();
+
+    /** Lets time pass for the store, by at least the given duration. */
+    protected abstract void advance(Duration duration);
+
+    protected abstract String expectedBackend();
+
+    /** A key unique to this test, deleted after it. */
+    protected String key(String name) {
+        var key = prefix + name;
+        usedKeys.add(key);
+        return key;
+    }
+
+    @AfterEach
+    void deleteUsedKeys() {
+        usedKeys.forEach(store()::delete);
+    }
+
+    @Test
+    void whenKeyIsAbsentThenGetIsEmpty() {
+        assertThat(store().get(key("absent"))).isEmpty();
+    }
+
+    @Test
+    void whenValueIsSetThenGetAnswersIt() {
+        store().set(key("k"), "v1", null);
+
+        assertThat(store().get(key("k"))).contains("v1");
+    }
+
+    @Test
+    void whenValueHasNonAsciiCharactersThenItRoundTrips() {
+        var value = "Grüße, 世界 🚀 {\"json\":true}";
+        store().set(key("unicode ключ"), value, Duration.ofMinutes(1));
+
+        assertThat(store().get(key("unicode ключ"))).contains(value);
+    }
+
+    @Test
+    void whenValueIsSetAgainThenLastValueWinsAndOldTtlIsDropped() {
+        store().set(key("k"), "v1", Duration.ofMinutes(1));
+        store().set(key("k"), "v2", null);
+
+        assertThat(store().get(key("k"))).contains("v2");
+        assertThat(store().ttl(key("k"))).isEmpty();
+    }
+
+    @Test
+    void whenTtlElapsesThenEntryIsGone() {
+        store().set(key("k"), "v", Duration.ofMillis(500));
+        assertThat(store().get(key("k"))).contains("v");
+
+        advance(Duration.ofMillis(700));
+
+        assertThat(store().get(key("k"))).isEmpty();
+        assertThat(store().ttl(key("k"))).isEmpty();
+        assertThat(store().getAndDelete(key("k"))).isEmpty();
+        assertThat(store().delete(key("k"))).isFalse();
+        assertThat(store().expire(key("k"), Duration.ofMinutes(1))).isFalse();
+    }
+
+    @Test
+    void whenTtlIsNullZeroOrNegativeThenEntryNeverExpires() {
+        store().set(key("null"), "v", null);
+        store().set(key("zero"), "v", Duration.ZERO);
+        store().set(key("negative"), "v", Duration.ofSeconds(-5));
+
+        advance(Duration.ofMillis(300));
+
+        for (var name : List.of("null", "zero", "negative")) {
+            assertThat(store().get(key(name))).as(name).contains("v");
+            assertThat(store().ttl(key(name))).as(name).isEmpty();
+        }
+    }
+
+    @Test
+    void whenSetWithTtlThenTtlAnswersTheRemainingTime() {
+        store().set(key("k"), "v", Duration.ofSeconds(10));
+
+        assertThat(store().ttl(key("k"))).hasValueSatisfying(ttl ->
+                assertThat(ttl).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10)));
+    }
+
+    @Test
+    void whenTtlIsBelowOneMillisecondThenEntryStillExpires() {
+        store().set(key("k"), "v", Duration.ofNanos(1));
+
+        advance(Duration.ofMillis(50));
+
+        assertThat(store().get(key("k"))).isEmpty();
+    }
+
+    @Test
+    void whenKeyHasNoTtlThenTtlIsEmpty() {
+        store().set(key("k"), "v", null);
+
+        assertThat(store().ttl(key("k"))).isEmpty();
+    }
+
+    @Test
+    void whenKeyIsAbsentThenTtlIsEmpty() {
+        assertThat(store().ttl(key("absent"))).isEmpty();
+    }
+
+    @Test
+    void whenKeyIsAbsentThenSetIfAbsentCreatesIt() {
+        assertThat(store().setIfAbsent(key("k"), "first", Duration.ofMinutes(1))).isTrue();
+
+        assertThat(store().get(key("k"))).contains("first");
+        assertThat(store().ttl(key("k"))).isPresent();
+    }
+
+    @Test
+    void whenKeyIsPresentThenSetIfAbsentKeepsTheValueAndTtl() {
+        store().set(key("k"), "first", null);
+
+        assertThat(store().setIfAbsent(key("k"), "second", Duration.ofMinutes(1))).isFalse();
+        assertThat(store().get(key("k"))).contains("first");
+        assertThat(store().ttl(key("k"))).isEmpty();
+    }
+
+    @Test
+    void whenEntryHasExpiredThenSetIfAbsentCreatesItAgain() {
+        store().setIfAbsent(key("k"), "first", Duration.ofMillis(500));
+
+        advance(Duration.ofMillis(700));
+
+        assertThat(store().setIfAbsent(key("k"), "second", null)).isTrue();
+        assertThat(store().get(key("k"))).contains("second");
+    }
+
+    @Test
+    void whenSetIfAbsentCreatesWithTtlThenEntryExpires() {
+        store().setIfAbsent(key("k"), "v", Duration.ofMillis(500));
+
+        advance(Duration.ofMillis(700));
+
+        assertThat(store().get(key("k"))).isEmpty();
+    }
+
+    @Test
+    void whenManyThreadsSetIfAbsentThenExactlyOneWins() throws Exception {
+        var key = key("race");
+
+        var results = concurrently(THREADS, i -> store().setIfAbsent(key, "thread-" + i, Duration.ofMinutes(1)));
+
+        assertThat(results).containsOnlyOnce(true);
+        int winner = results.indexOf(true);
+        assertThat(store().get(key)).contains("thread-" + winner);
+    }
+
+    @Test
+    void whenKeyIsPresentThenDeleteRemovesItAndAnswersTrue() {
+        store().set(key("k"), "v", null);
+
+        assertThat(store().delete(key("k"))).isTrue();
+        assertThat(store().get(key("k"))).isEmpty();
+    }
+
+    @Test
+    void whenKeyIsAbsentThenDeleteAnswersFalse() {
+        assertThat(store().delete(key("absent"))).isFalse();
+    }
+
+    @Test
+    void whenGetAndDeleteThenValueIsConsumedOnce() {
+        store().set(key("ticket"), "payload", Duration.ofMinutes(1));
+
+        assertThat(store().getAndDelete(key("ticket"))).contains("payload");
+        assertThat(store().getAndDelete(key("ticket"))).isEmpty();
+        assertThat(store().get(key("ticket"))).isEmpty();
+    }
+
+    @Test
+    void whenKeyIsAbsentThenGetAndDeleteIsEmpty() {
+        assertThat(store().getAndDelete(key("absent"))).isEmpty();
+    }
+
+    @Test
+    void whenManyThreadsGetAndDeleteThenExactlyOneGetsTheValue() throws Exception {
+        var key = key("ticket");
+        store().set(key, "payload", Duration.ofMinutes(1));
+
+        var results = concurrently(THREADS, i -> store().getAndDelete(key));
+
+        assertThat(results).containsOnlyOnce(Optional.of("payload"));
+        assertThat(results.stream().filter(Optional::isEmpty)).hasSize(THREADS - 1);
+    }
+
+    @Test
+    void whenCounterIsAbsentThenIncrementStartsAtOne() {
+        assertThat(store().increment(key("c"), Duration.ofMinutes(1))).isEqualTo(1);
+        assertThat(store().increment(key("c"), Duration.ofMinutes(1))).isEqualTo(2);
+        assertThat(store().get(key("c"))).contains("2");
+    }
+
+    @Test
+    void whenCounterExistsThenIncrementKeepsItsFirstTtl() {
+        store().increment(key("c"), Duration.ofMillis(800));
+        advance(Duration.ofMillis(300));
+
+        assertThat(store().increment(key("c"), Duration.ofSeconds(30))).isEqualTo(2);
+        assertThat(store().ttl(key("c"))).hasValueSatisfying(ttl ->
+                assertThat(ttl).isLessThanOrEqualTo(Duration.ofMillis(500)));
+
+        advance(Duration.ofMillis(700));
+
+        assertThat(store().get(key("c"))).isEmpty();
+    }
+
+    @Test
+    void whenCounterWindowHasExpiredThenIncrementStartsAgainWithNewTtl() {
+        store().increment(key("c"), Duration.ofMillis(500));
+        store().increment(key("c"), Duration.ofMillis(500));
+
+        advance(Duration.ofMillis(700));
+
+        assertThat(store().increment(key("c"), Duration.ofMinutes(1))).isEqualTo(1);
+        assertThat(store().ttl(key("c"))).hasValueSatisfying(ttl ->
+                assertThat(ttl).isGreaterThan(Duration.ofSeconds(50)));
+    }
+
+    @Test
+    void whenCounterIsCreatedWithoutTtlThenItNeverExpires() {
+        store().increment(key("c"), null);
+        store().increment(key("zero"), Duration.ZERO);
+
+        advance(Duration.ofMillis(300));
+
+        assertThat(store().get(key("c"))).contains("1");
+        assertThat(store().ttl(key("c"))).isEmpty();
+        assertThat(store().ttl(key("zero"))).isEmpty();
+    }
+
+    @Test
+    void whenCounterWasSetAsTextThenIncrementContinuesFromItAndKeepsItsTtl() {
+        store().set(key("c"), "41", null);
+
+        assertThat(store().increment(key("c"), Duration.ofMinutes(1))).isEqualTo(42);
+        assertThat(store().ttl(key("c"))).isEmpty();
+    }
+
+    @Test
+    void whenCounterHoldsZeroThenIncrementDoesNotRestartItsWindow() {
+        store().set(key("c"), "0", null);
+
+        assertThat(store().increment(key("c"), Duration.ofMinutes(1))).isEqualTo(1);
+        assertThat(store().ttl(key("c"))).isEmpty();
+    }
+
+    @Test
+    void whenValueIsNotAnIntegerThenIncrementFailsAndKeepsTheValue() {
+        store().set(key("text"), "not a number", null);
+
+        assertThatThrownBy(() -> store().increment(key("text"), null)).isInstanceOf(KeyValueStoreException.class);
+        assertThat(store().get(key("text"))).contains("not a number");
+    }
+
+    @Test
+    void whenManyThreadsIncrementThenTheSumIsExact() throws Exception {
+        var key = key("counter");
+        int perThread = 50;
+
+        concurrently(THREADS, i -> {
+            for (int n = 0; n < perThread; n++) {
+                store().increment(key, Duration.ofMinutes(1));
+            }
+            return null;
+        });
+
+        assertThat(store().get(key)).contains(Integer.toString(THREADS * perThread));
+    }
+
+    @Test
+    void whenExpireOnPresentKeyThenTtlIsRenewed() {
+        store().set(key("session"), "v", Duration.ofMillis(600));
+        advance(Duration.ofMillis(300));
+
+        assertThat(store().expire(key("session"), Duration.ofMillis(1500))).isTrue();
+        advance(Duration.ofMillis(500));
+
+        assertThat(store().get(key("session"))).contains("v");
+        assertThat(store().ttl(key("session"))).hasValueSatisfying(ttl ->
+                assertThat(ttl).isPositive().isLessThanOrEqualTo(Duration.ofMillis(1000)));
+    }
+
+    @Test
+    void whenExpireShortensTheTtlThenEntryExpiresSooner() {
+        store().set(key("k"), "v", null);
+
+        assertThat(store().expire(key("k"), Duration.ofMillis(500))).isTrue();
+        advance(Duration.ofMillis(700));
+
+        assertThat(store().get(key("k"))).isEmpty();
+    }
+
+    @Test
+    void whenExpireOnAbsentKeyThenAnswersFalseAndCreatesNothing() {
+        assertThat(store().expire(key("absent"), Duration.ofMinutes(1))).isFalse();
+        assertThat(store().get(key("absent"))).isEmpty();
+    }
+
+    @Test
+    void whenExpireWithoutTtlThenEntryNeverExpires() {
+        store().set(key("k"), "v", Duration.ofMillis(500));
+
+        assertThat(store().expire(key("k"), null)).isTrue();
+        advance(Duration.ofMillis(700));
+
+        assertThat(store().get(key("k"))).contains("v");
+        assertThat(store().ttl(key("k"))).isEmpty();
+        assertThat(store().expire(key("absent"), Duration.ZERO)).isFalse();
+    }
+
+    @Test
+    void whenKeyOrValueIsNullThenNullPointerException() {
+        assertThatThrownBy(() -> store().set(key("k"), null, null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> store().get(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void whenStoreIsUpThenPingAnswersTrue() {
+        assertThat(store().ping()).isTrue();
+    }
+
+    @Test
+    void whenAskedThenBackendIsNamed() {
+        assertThat(store().backend()).isEqualTo(expectedBackend());
+    }
+
+    /** Runs the task on that many threads released at the same moment, and answers each result by thread index. */
+    static <T> List<T> concurrently(int threads, IndexedTask<T> task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            var ready = new CountDownLatch(threads);
+            var start = new CountDownLatch(1);
+            var futures = new ArrayList<Future<T>>();
+            for (int i = 0; i < threads; i++) {
+                int index = i;
+                Callable<T> call = () -> {
+                    ready.countDown();
+                    start.await();
+                    return task.run(index);
+                };
+                futures.add(pool.submit(call));
+            }
+            ready.await();
+            start.countDown();
+            var results = new ArrayList<T>();
+            for (var future : futures) {
+                results.add(future.get(30, TimeUnit.SECONDS));
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @FunctionalInterface
+    interface IndexedTask<T> {
+        T run(int index) throws Exception;
+    }
+
+    @Test
+    void whenAddingAmountsThenTheyAccumulateAndTheTtlStartsAtCreation() {
+        String k = key("tokens");
+        assertThat(store().add(k, 250, Duration.ofSeconds(2))).isEqualTo(250);
+        assertThat(store().add(k, 100, Duration.ofSeconds(60))).isEqualTo(350);
+        assertThat(store().increment(k, Duration.ofSeconds(60))).isEqualTo(351);
+        advance(Duration.ofMillis(2100));
+        assertThat(store().get(k)).isEmpty();
+        assertThat(store().add(k, 5, Duration.ofSeconds(60))).isEqualTo(5);
+    }
+}

@@ -1,0 +1,286 @@
+package dev.atrium.platform.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What every broker the application can use must do, with the settings the application relies on
+ * (3 deliveries 5 s apart, then {@code DLQ}).
+ */
+abstract class MessagingContract {
+
+    /** Plain threads stand in for the container's managed thread factory. */
+    static final ThreadFactory THREADS = runnable -> {
+        var thread = new Thread(runnable);
+        thread.setDaemon(true);
+        return thread;
+    };
+
+    private static final long WAIT_SECONDS = 30;
+
+    @TempDir
+    Path directory;
+
+    BrokerConnection broker;
+
+    /** Starts whatever broker the variant needs and connects to it. */
+    abstract BrokerConnection connect(Path directory) throws Exception;
+
+    /** Stops what {@link #connect} started, after the connection is closed. */
+    void stopBroker() throws Exception {
+    }
+
+    @BeforeEach
+    void connect() throws Exception {
+        broker = connect(directory);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        broker.close();
+        stopBroker();
+    }
+
+    record Delivery(String body, int count, long nanos) {
+    }
+
+    /** A queue handler that records each delivery, then does what the test says. */
+    static class Recorder implements MessageHandler {
+
+        interface Behaviour {
+            void handle(String body, int deliveryCount) throws Exception;
+        }
+
+        final BlockingQueue<Delivery> deliveries = new LinkedBlockingQueue<>();
+        private final String queue;
+        private final int concurrency;
+        private final Behaviour behaviour;
+
+        Recorder(String queue, int concurrency, Behaviour behaviour) {
+            this.queue = queue;
+            this.concurrency = concurrency;
+            this.behaviour = behaviour;
+        }
+
+        Recorder(String queue) {
+            this(queue, 1, (body, count) -> {
+            });
+        }
+
+        @Override
+        public String queue() {
+            return queue;
+        }
+
+        @Override
+        public int concurrency() {
+            return concurrency;
+        }
+
+        @Override
+        public void onMessage(String body, int deliveryCount) throws Exception {
+            deliveries.add(new Delivery(body, deliveryCount, System.nanoTime()));
+            behaviour.handle(body, deliveryCount);
+        }
+
+        Delivery next() throws InterruptedException {
+            var delivery = deliveries.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertThat(delivery).as("a delivery on " + queue + " within " + WAIT_SECONDS + " s").isNotNull();
+            return delivery;
+        }
+    }
+
+    static class TopicRecorder implements TopicHandler {
+
+        final BlockingQueue<String> bodies = new LinkedBlockingQueue<>();
+        private final String topic;
+
+        TopicRecorder(String topic) {
+            this.topic = topic;
+        }
+
+        @Override
+        public String topic() {
+            return topic;
+        }
+
+        @Override
+        public void onMessage(String body, int deliveryCount) {
+            bodies.add(body);
+        }
+
+        String next() throws InterruptedException {
+            var body = bodies.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertThat(body).as("a message on topic " + topic).isNotNull();
+            return body;
+        }
+    }
+
+    @Test
+    void whenMessageIsSentThenHandlerReceivesItOnFirstDelivery() throws Exception {
+        var handler = new Recorder("orders");
+        broker.consume(handler, THREADS);
+
+        broker.send("orders", "order-17");
+
+        var delivery = handler.next();
+        assertThat(delivery.body()).isEqualTo("order-17");
+        assertThat(delivery.count()).isEqualTo(1);
+    }
+
+    @Test
+    void whenMessageIsSentBeforeAnyConsumerThenConsumerGetsItLater() throws Exception {
+        broker.send("late", "waiting");
+
+        var handler = new Recorder("late");
+        broker.consume(handler, THREADS);
+
+        assertThat(handler.next().body()).isEqualTo("waiting");
+    }
+
+    @Test
+    void whenHandlerAlwaysThrowsThenThreeDeliveriesFiveSecondsApartThenDeadLetterQueue() throws Exception {
+        var failing = new Recorder("doomed", 1, (body, count) -> {
+            throw new IllegalStateException("always fails");
+        });
+        var deadLetters = new Recorder(BrokerConnection.DEAD_LETTER_QUEUE);
+        broker.consume(failing, THREADS);
+        broker.consume(deadLetters, THREADS);
+
+        broker.send("doomed", "doomed-1");
+
+        var first = failing.next();
+        var second = failing.next();
+        var third = failing.next();
+        assertThat(List.of(first.count(), second.count(), third.count())).containsExactly(1, 2, 3);
+        assertThat(millisBetween(first, second)).isGreaterThanOrEqualTo(4500);
+        assertThat(millisBetween(second, third)).isGreaterThanOrEqualTo(4500);
+
+        assertThat(deadLetters.next().body()).isEqualTo("doomed-1");
+        assertThat(failing.deliveries).isEmpty();
+    }
+
+    @Test
+    void whenHandlerFailsOnceThenMessageArrivesASecondTime() throws Exception {
+        var handler = new Recorder("flaky", 1, (body, count) -> {
+            if (count == 1) {
+                throw new IllegalStateException("first attempt fails");
+            }
+        });
+        broker.consume(handler, THREADS);
+
+        broker.send("flaky", "flaky-1");
+
+        var first = handler.next();
+        var second = handler.next();
+        assertThat(second.body()).isEqualTo("flaky-1");
+        assertThat(second.count()).isEqualTo(2);
+        assertThat(millisBetween(first, second)).isGreaterThanOrEqualTo(4500);
+        assertThat(handler.deliveries.poll(1, TimeUnit.SECONDS)).isNull();
+    }
+
+    @Test
+    void whenConcurrencyIsOneThenOneMessageIsInFlightAtATime() throws Exception {
+        var inFlight = new AtomicInteger();
+        var mostInFlight = new AtomicInteger();
+        var handler = new Recorder("serial", 1, (body, count) -> {
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            Thread.sleep(100);
+            inFlight.decrementAndGet();
+        });
+        broker.consume(handler, THREADS);
+
+        for (int i = 0; i < 5; i++) {
+            broker.send("serial", "serial-" + i);
+        }
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(handler.next().body()).isEqualTo("serial-" + i);
+        }
+        assertThat(mostInFlight.get()).isEqualTo(1);
+    }
+
+    @Test
+    void whenConcurrencyIsTwoThenTwoMessagesAreHandledAtOnce() throws Exception {
+        var bothArrived = new CountDownLatch(2);
+        var handler = new Recorder("parallel", 2, (body, count) -> {
+            bothArrived.countDown();
+            // holds its message until the other consumer has one too: one consumer must not take both
+            assertThat(bothArrived.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        });
+        broker.consume(handler, THREADS);
+
+        broker.send("parallel", "a");
+        broker.send("parallel", "b");
+
+        assertThat(bothArrived.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(List.of(handler.next().count(), handler.next().count())).containsExactly(1, 1);
+    }
+
+    @Test
+    void whenPublishedToTopicThenEverySubscriberReceivesIt() throws Exception {
+        var one = new TopicRecorder("changes");
+        var two = new TopicRecorder("changes");
+        broker.subscribe(one, THREADS);
+        broker.subscribe(two, THREADS);
+
+        broker.publish("changes", "post-5");
+
+        assertThat(one.next()).isEqualTo("post-5");
+        assertThat(two.next()).isEqualTo("post-5");
+    }
+
+    @Test
+    void whenSendingFromManyThreadsThenEveryMessageArrivesOnce() throws Exception {
+        var handler = new Recorder("busy", 2, (body, count) -> {
+        });
+        broker.consume(handler, THREADS);
+        int senders = 4;
+        int each = 25;
+        var done = new CountDownLatch(senders);
+        for (int s = 0; s < senders; s++) {
+            int sender = s;
+            THREADS.newThread(() -> {
+                for (int i = 0; i < each; i++) {
+                    broker.send("busy", sender + "-" + i);
+                }
+                done.countDown();
+            }).start();
+        }
+
+        assertThat(done.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        var bodies = new HashSet<String>();
+        for (int i = 0; i < senders * each; i++) {
+            bodies.add(handler.next().body());
+        }
+        assertThat(bodies).hasSize(senders * each);
+    }
+
+    @Test
+    void whenClosedThenSendingFails() {
+        broker.close();
+
+        assertThatThrownBy(() -> broker.send("any", "x"))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    static long millisBetween(Delivery earlier, Delivery later) {
+        return Duration.ofNanos(later.nanos() - earlier.nanos()).toMillis();
+    }
+}
