@@ -1,0 +1,69 @@
+package dev.atrium.platform.boundary;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Properties;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.platform.batch.BatchJobs;
+import dev.atrium.platform.error.BusinessException;
+
+/** Administrators start batch jobs on demand and follow their executions. */
+@Path("admin/batch-jobs")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed("admin")
+@Tag(name = "operations")
+public class BatchJobsResource {
+
+    /** Spec 01's task object of a 202: where to follow the accepted work. */
+    public record AcceptedTask(String id, String href) {
+    }
+
+    /** One execution of a job. */
+    public record ExecutionView(long id, String jobName, String status, String exitStatus, Instant createdAt,
+                                Instant startedAt, Instant endedAt, Map<String, String> _links) {
+
+        static ExecutionView from(BatchJobs.Execution e) {
+            return new ExecutionView(e.id(), e.jobName(), e.status(), e.exitStatus(), e.createdAt(), e.startedAt(),
+                    e.endedAt(), Map.of("self", "/admin/batch-executions/" + e.id()));
+        }
+    }
+
+    @Inject
+    BatchJobs jobs;
+
+    @Context
+    UriInfo uri;
+
+    @POST
+    @Path("{name}/executions")
+    @Operation(summary = "Start a batch job; query parameters become job parameters")
+    @APIResponse(responseCode = "202", description = "Accepted",
+            content = @Content(schema = @Schema(implementation = AcceptedTask.class)))
+    public Response start(@PathParam("name") String name) {
+        var parameters = new Properties();
+        uri.getQueryParameters().forEach((k, v) -> parameters.setProperty(k, v.get(0)));
+        long id = jobs.start(name, parameters);
+        String href = "/admin/batch-executions/" + id;
+        return Response.accepted(new AcceptedTask(Long.toString(id), href)).header("Location", href).build();
+    }
+}

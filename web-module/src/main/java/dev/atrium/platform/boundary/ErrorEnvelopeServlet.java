@@ -1,0 +1,29 @@
+package dev.atrium.platform.boundary;
+
+import java.io.IOException;
+
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import dev.atrium.platform.error.Problem;
+
+/** Answers errors raised by the container itself (outside JAX-RS) with the same envelope. */
+@WebServlet(urlPatterns = "/error-envelope")
+public class ErrorEnvelopeServlet extends HttpServlet {
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+        int status = code instanceof Integer i ? i : 404;
+        if (status < 400) {
+            status = 500;
+        }
+        if (response.getHeader(RequestIds.HEADER) == null) {
+            response.setHeader(RequestIds.HEADER, RequestIds.generate());
+        }
+        HttpPolicyFilter.writeError(response, status, Problem.forStatus(status), StatusTexts.of(status), null);
+    }
+}

@@ -1,0 +1,144 @@
+package dev.atrium.platform.boundary;
+
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+
+import jakarta.inject.Inject;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ejb.EJBException;
+import jakarta.json.bind.JsonbException;
+import jakarta.json.stream.JsonParsingException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.ValidationException;
+import jakarta.ws.rs.NotAcceptableException;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+
+/**
+ * The one place where failures become HTTP answers in the error envelope. Unexpected failures are logged with the
+ * request id and answered 500 without any internal detail.
+ */
+@Provider
+@ApplicationScoped
+public class ErrorMapper implements ExceptionMapper<Throwable> {
+
+    private static final Logger LOG = Logger.getLogger(ErrorMapper.class.getName());
+
+    @Inject
+    HttpServletRequest request;
+
+    @Override
+    public Response toResponse(Throwable thrown) {
+        Throwable t = unwrap(thrown);
+        if (t instanceof BusinessException b) {
+            var builder = envelope(b.problem().status(), ErrorResponse.of(b.problem(), b.getMessage(), b.details()));
+            b.headers().forEach(builder::header);
+            if (b.problem().status() == 401) {
+                builder.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+            }
+            return builder.build();
+        }
+        if (t instanceof ConstraintViolationException cve) {
+            return envelope(422, ErrorResponse.of(Problem.VALIDATION, "Request validation failed",
+                    describe(cve))).build();
+        }
+        if (t instanceof ValidationException) {
+            return serverError(t);
+        }
+        if (malformedJson(t)) {
+            LOG.log(Level.FINE, "Malformed JSON in request " + RequestIds.of(request), t);
+            return envelope(400, ErrorResponse.of(Problem.BAD_REQUEST, "Malformed JSON body",
+                    "The body is not valid JSON of the expected shape")).build();
+        }
+        if (t instanceof NotAcceptableException) {
+            // the spec answers an unsupported requested format with 415
+            return envelope(415, ErrorResponse.of(Problem.UNSUPPORTED_MEDIA_TYPE, "Requested format unsupported",
+                    "This API answers application/json")).build();
+        }
+        if (t instanceof WebApplicationException w) {
+            int status = w.getResponse().getStatus();
+            if (status >= 500) {
+                return serverError(t);
+            }
+            var builder = envelope(status, ErrorResponse.of(Problem.forStatus(status), StatusTexts.of(status), null));
+            var allow = w.getResponse().getHeaderString(HttpHeaders.ALLOW);
+            if (allow != null) {
+                builder.header(HttpHeaders.ALLOW, allow);
+            }
+            return builder.build();
+        }
+        return serverError(t);
+    }
+
+    private Response serverError(Throwable t) {
+        LOG.log(Level.SEVERE, "Unexpected failure in request " + RequestIds.of(request), t);
+        return envelope(500, ErrorResponse.of(Problem.INTERNAL, StatusTexts.of(500), null)).build();
+    }
+
+    static Response.ResponseBuilder envelope(int status, ErrorResponse body) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(body);
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        Throwable current = t;
+        while ((current instanceof EJBException || current instanceof java.util.concurrent.CompletionException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        if (current instanceof EJBException ejb && ejb.getCausedByException() != null) {
+            current = ejb.getCausedByException();
+        }
+        return current;
+    }
+
+    private static boolean malformedJson(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof JsonbException || c instanceof JsonParsingException
+                    || c instanceof jakarta.json.JsonException) {
+                return true;
+            }
+            if (c instanceof ProcessingException && c.getCause() == null) {
+                return true;
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    static String describe(ConstraintViolationException e) {
+        return e.getConstraintViolations().stream()
+                .sorted(Comparator.comparing(v -> v.getPropertyPath().toString()))
+                .map(v -> field(v) + ": " + v.getMessage())
+                .distinct()
+                .collect(Collectors.joining("; "));
+    }
+
+    /** The JSON name of the violated field: the last path node, in snake_case. */
+    private static String field(ConstraintViolation<?> v) {
+        String last = null;
+        for (var node : v.getPropertyPath()) {
+            if (node.getName() != null) {
+                last = node.getName();
+            }
+        }
+        if (last == null || last.startsWith("arg")) {
+            return "body";
+        }
+        return last.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.atrium.platform.boundary;
+
+import java.util.Map;
+
+import jakarta.annotation.security.PermitAll;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.platform.health.HealthChecks;
+
+/**
+ * Spec 02: {@code {database, redis}} each {@code ok} or {@code error}; 200 when both are ok, else 503.
+ * {@code backends} names what answered, since the embedded default has no Redis.
+ */
+@Path("health")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "operations")
+public class HealthResource {
+
+    /** The health answer. */
+    public record HealthResponse(String database, String redis, Map<String, String> backends) {
+    }
+
+    @Inject
+    HealthChecks checks;
+
+    @GET
+    @PermitAll
+    @Operation(summary = "Whether the database and the key-value store answer")
+    @APIResponse(responseCode = "200", description = "All dependencies answer",
+            content = @Content(schema = @Schema(implementation = HealthResponse.class)))
+    @APIResponse(responseCode = "503", description = "A dependency fails",
+            content = @Content(schema = @Schema(implementation = HealthResponse.class)))
+    public Response health() {
+        var report = checks.check();
+        var body = new HealthResponse(report.database() ? "ok" : "error", report.store() ? "ok" : "error",
+                Map.of("database", report.databaseBackend(), "redis", report.storeBackend()));
+        return Response.status(report.healthy() ? 200 : 503).entity(body).build();
+    }
+}

@@ -1,0 +1,82 @@
+package dev.atrium.platform.boundary;
+
+import java.time.Duration;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.ext.Provider;
+
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.http.RateLimiter;
+
+/**
+ * Counts every API request against its caller's bucket and reports the bucket in {@code X-RateLimit-*} headers;
+ * above the limit the answer is 429 with code 42900 and {@code Retry-After}. The health check is exempt so
+ * probes of a load balancer never starve real callers.
+ */
+@Provider
+@ApplicationScoped
+@PreMatching
+@Priority(FilterOrder.RATE_LIMIT)
+public class RateLimitFilter implements ContainerRequestFilter, ContainerResponseFilter {
+
+    private static final String PROPERTY = "atrium.rate-limit";
+    private static final Duration WINDOW = Duration.ofSeconds(60);
+
+    @Inject
+    RateLimiter limiter;
+
+    @Inject
+    RateLimitRoutes routes;
+
+    @Inject
+    ClientAddress addresses;
+
+    @Inject
+    HttpServletRequest servletRequest;
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        String path = "/" + request.getUriInfo().getPath();
+        if (path.equals("/health")) {
+            return;
+        }
+        var route = routes.match(request.getMethod(), path);
+        String caller = CallerKeys.of(servletRequest, addresses);
+        var decision = limiter.hit(route.name() + "|" + caller, route.perMinute(), WINDOW);
+        request.setProperty(PROPERTY, decision);
+        if (!decision.allowed()) {
+            throw new BusinessException(Problem.RATE_LIMITED, "Too many requests",
+                    "At most " + decision.limit() + " requests per minute; retry in "
+                            + decision.retryAfterSeconds() + " s",
+                    Map.of("Retry-After", Long.toString(decision.retryAfterSeconds())));
+        }
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        if (request.getProperty(PROPERTY) instanceof RateLimiter.Decision d) {
+            headers(response, d);
+        }
+    }
+
+    /** A stricter limit answered further in (login, quotas) has already set its own headers; those stay. */
+    static void headers(ContainerResponseContext response, RateLimiter.Decision d) {
+        var headers = response.getHeaders();
+        if (headers.containsKey("X-RateLimit-Limit")) {
+            return;
+        }
+        headers.putSingle("X-RateLimit-Limit", Integer.toString(d.limit()));
+        headers.putSingle("X-RateLimit-Remaining", Long.toString(d.remaining()));
+        headers.putSingle("X-RateLimit-Reset", Long.toString(d.resetEpochSeconds()));
+    }
+}

@@ -1,0 +1,66 @@
+package dev.atrium.platform.boundary;
+
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.ext.Provider;
+
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+
+/** Applies the configured deprecations: headers while a version is deprecated, 410 once it is retired. */
+@Provider
+@ApplicationScoped
+@PreMatching
+@Priority(FilterOrder.VERSIONING)
+public class VersionFilter implements ContainerRequestFilter, ContainerResponseFilter {
+
+    private static final String PROPERTY = "atrium.deprecation";
+
+    @Inject
+    ApiVersions versions;
+
+    @Inject
+    Clock clock;
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        String path = "/" + request.getUriInfo().getPath();
+        var deprecation = versions.find(path.replaceAll("/{2,}", "/"));
+        if (deprecation.isEmpty()) {
+            return;
+        }
+        var d = deprecation.get();
+        String successor = d.successorFor(path);
+        if (!clock.instant().isBefore(d.sunset())) {
+            throw new BusinessException(Problem.GONE, "This API version has been retired",
+                    "Use " + successor + " instead", Map.of("Link", link(successor)));
+        }
+        request.setProperty(PROPERTY, d);
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        if (request.getProperty(PROPERTY) instanceof ApiVersions.Deprecation d) {
+            String path = "/" + request.getUriInfo().getPath();
+            response.getHeaders().putSingle("Deprecation", "true");
+            response.getHeaders().putSingle("Sunset",
+                    DateTimeFormatter.RFC_1123_DATE_TIME.format(d.sunset().atZone(ZoneOffset.UTC)));
+            response.getHeaders().add("Link", link(d.successorFor(path)));
+        }
+    }
+
+    private static String link(String successor) {
+        return "<" + successor + ">; rel=\"successor-version\"";
+    }
+}
