@@ -1,0 +1,118 @@
+package dev.atrium.identity.control;
+
+import java.time.Clock;
+import java.util.List;
+
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+
+import dev.atrium.identity.entity.Role;
+import dev.atrium.identity.entity.User;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.query.Catalog;
+import dev.atrium.platform.query.EntityQuery;
+import dev.atrium.platform.query.ListQuery;
+import dev.atrium.platform.query.Listing;
+
+/** Administering users and their roles. Every change is audited with the acting administrator's origin. */
+@Stateless
+public class AccessAdminService {
+
+    static final Catalog<User> USERS = Catalog.of(User.class)
+            .id("id", Long.class)
+            .filterable("email", "email.value", String.class)
+            .filterable("role", "role", String.class)
+            .filterable("is_active", "active", Boolean.class)
+            .sortable("username", "username", String.class, true)
+            .sortable("email", "email.value", String.class, true)
+            .search("username", "email.value");
+
+    @Inject
+    UserRepository users;
+
+    @Inject
+    RoleRepository roles;
+
+    @Inject
+    AuditService audit;
+
+    @Inject
+    KeyRing keyRing;
+
+    @Inject
+    Clock clock;
+
+    public Listing<User> users(ListQuery query) {
+        return new EntityQuery<>(users.entityManager(), USERS).list(query);
+    }
+
+    public User user(long id) {
+        return users.find(id).orElseThrow(() -> new BusinessException(Problem.USER_NOT_FOUND, "User not found"));
+    }
+
+    /** Deletes a user; its sessions and tokens stop working because they no longer name an existing user. */
+    public void delete(long id, Caller actor, RequestOrigin origin) {
+        if (id == actor.userId()) {
+            throw BusinessException.conflict("Administrators cannot delete their own account");
+        }
+        User user = user(id);
+        users.entityManager().remove(user);
+        audit.record(AuditAction.USER_DELETE, id, actor.userId(), origin, true);
+    }
+
+    /** Deactivates (ending all its sessions and tokens) or reactivates a user; never oneself. */
+    public User setActive(long id, boolean active, Caller actor, RequestOrigin origin) {
+        if (id == actor.userId()) {
+            throw BusinessException.conflict("Administrators cannot deactivate their own account");
+        }
+        User user = user(id);
+        if (active) {
+            user.activate(clock.instant());
+        } else {
+            user.deactivate(clock.instant());
+        }
+        audit.record(active ? AuditAction.USER_ACTIVATE : AuditAction.USER_DEACTIVATE, id, actor.userId(), origin,
+                true);
+        return user;
+    }
+
+    public List<Role> roles() {
+        return roles.all();
+    }
+
+    /** Grants a role; {@code false} when the user already had it. */
+    public boolean grant(long userId, String roleName, Caller actor, RequestOrigin origin) {
+        Role role = roles.find(roleName)
+                .orElseThrow(() -> BusinessException.validation("role: no role named '" + roleName + "'"));
+        boolean granted = user(userId).grant(role, clock.instant());
+        if (granted) {
+            audit.record(AuditAction.ROLE_GRANT, userId, actor.userId(), origin, true);
+        }
+        return granted;
+    }
+
+    /** Rotates the signing keys of the given algorithms (HS256, RS256); answers algorithm → new key id. */
+    public java.util.Map<String, String> rotateKeys(List<String> algorithms, Caller actor, RequestOrigin origin) {
+        var rotated = new java.util.LinkedHashMap<String, String>();
+        for (String algorithm : algorithms) {
+            if (!KeyRing.HS256.equals(algorithm) && !KeyRing.RS256.equals(algorithm)) {
+                throw BusinessException.validation("algorithm: HS256 or RS256");
+            }
+            rotated.put(algorithm, keyRing.rotate(algorithm));
+        }
+        audit.record(AuditAction.KEY_ROTATE, null, actor.userId(), origin, true);
+        return rotated;
+    }
+
+    public List<dev.atrium.identity.entity.SigningKey> keys() {
+        return keyRing.keys();
+    }
+
+    public void revoke(long userId, String roleName, Caller actor, RequestOrigin origin) {
+        if (!user(userId).revoke(roleName, clock.instant())) {
+            throw BusinessException.notFound("Role " + roleName + " of this user");
+        }
+        audit.record(AuditAction.ROLE_REVOKE, userId, actor.userId(), origin, true);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.atrium.identity.control;
+
+/** The actions the audit log records, by their stored name. */
+public enum AuditAction {
+    REGISTER("register"),
+    VERIFY_EMAIL("verify_email"),
+    LOGIN("login"),
+    LOGOUT("logout"),
+    REFRESH("refresh"),
+    PASSWORD_CHANGE("password_change"),
+    PASSWORD_RESET_REQUEST("password_reset_request"),
+    PASSWORD_RESET("password_reset"),
+    LOCKOUT("lockout"),
+    ROLE_GRANT("role_grant"),
+    ROLE_REVOKE("role_revoke"),
+    USER_DELETE("user_delete"),
+    USER_DEACTIVATE("user_deactivate"),
+    USER_ACTIVATE("user_activate"),
+    KEY_ROTATE("key_rotate"),
+    OAUTH_LOGIN("oauth_login"),
+    OAUTH_UNLINK("oauth_unlink"),
+    SSO_LOGIN("sso_login"),
+    SSO_TICKET_VALIDATE("sso_ticket_validate");
+
+    private final String stored;
+
+    AuditAction(String stored) {
+        this.stored = stored;
+    }
+
+    public String stored() {
+        return stored;
+    }
+}

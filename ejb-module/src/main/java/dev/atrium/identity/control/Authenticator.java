@@ -1,0 +1,76 @@
+package dev.atrium.identity.control;
+
+import java.util.Optional;
+
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+
+import dev.atrium.identity.entity.User;
+import dev.atrium.platform.error.BusinessException;
+
+/**
+ * Turns a presented credential into a {@link Caller}. Bearer tokens: the blacklist is checked before the
+ * signature, then the token is verified (HS256 access token, or RS256 SSO token), then the user must still exist,
+ * be active and not have had its credentials revoked since the token was issued. Any failure is one answer: 401.
+ * Session cookies: an unknown, expired or foreign session is simply no session.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.SUPPORTS)
+public class Authenticator {
+
+    public static final String INVALID = "Invalid or expired credentials";
+
+    @Inject
+    TokenService tokens;
+
+    @Inject
+    TokenBlacklist blacklist;
+
+    @Inject
+    SessionService sessions;
+
+    @Inject
+    UserRepository users;
+
+    @Inject
+    PermissionCatalog permissions;
+
+    @Inject
+    ApiKeyService apiKeys;
+
+    /** An access token ({@code ey…}), an SSO token, or an API key ({@code sk-…}); anything else is 401. */
+    public Caller bearer(String credential) {
+        if (credential != null && credential.startsWith(ApiKeyService.PREFIX)) {
+            User user = apiKeys.owner(credential).flatMap(users::find).filter(User::isActive)
+                    .orElseThrow(() -> BusinessException.unauthenticated(INVALID));
+            return caller(user, "api_key", Hashes.sha256(credential).substring(0, 16), null, null, null);
+        }
+        if (credential == null || !credential.startsWith("ey") || blacklist.contains(credential)) {
+            throw BusinessException.unauthenticated(INVALID);
+        }
+        VerifiedToken token;
+        try {
+            token = tokens.verify(credential, TokenType.ACCESS, true);
+        } catch (InvalidTokenException e) {
+            throw BusinessException.unauthenticated(INVALID);
+        }
+        User user = users.find(token.userId()).filter(User::isActive).filter(u -> u.accepts(token.issuedAt()))
+                .orElseThrow(() -> BusinessException.unauthenticated(INVALID));
+        return caller(user, "RS256".equals(token.algorithm()) ? "sso" : "jwt", token.tokenId(), token.expiresAt(),
+                credential, null);
+    }
+
+    public Optional<Caller> session(String sessionId, RequestOrigin origin) {
+        return sessions.find(sessionId, origin).flatMap(s -> users.find(s.userId())
+                .filter(User::isActive).filter(u -> u.accepts(s.createdAt()))
+                .map(u -> caller(u, "session", null, s.createdAt().plus(SessionService.LIFETIME), null, s.id())));
+    }
+
+    Caller caller(User user, String kind, String tokenId, java.time.Instant expiresAt, String raw, String sessionId) {
+        var roles = java.util.Set.copyOf(user.roleNames());
+        return new Caller(user.id(), user.username(), user.email().value(), user.role(), roles,
+                permissions.permissionsOf(roles), kind, tokenId, expiresAt, raw, sessionId);
+    }
+}

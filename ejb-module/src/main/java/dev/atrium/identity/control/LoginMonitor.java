@@ -1,0 +1,85 @@
+package dev.atrium.identity.control;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.logging.Logger;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+import dev.atrium.platform.kv.KeyValueStore;
+
+/**
+ * The anomaly signals of spec 01, counted per UTC hour in the shared store so all instances see one figure: login
+ * success rate below 95 percent (once at least {@value #MIN_ATTEMPTS} attempts were made that hour, so a single
+ * typo is not an alarm) and more than 50 failed logins from one address. Both are metrics; crossing one logs a
+ * {@code SECURITY ALERT} line, once per hour and address.
+ */
+@ApplicationScoped
+public class LoginMonitor {
+
+    private static final Logger LOG = Logger.getLogger(LoginMonitor.class.getName());
+    static final int MIN_ATTEMPTS = 20;
+    static final double MIN_SUCCESS_RATE = 0.95;
+    static final int MAX_FAILURES_PER_ADDRESS = 50;
+    private static final Duration KEEP = Duration.ofHours(2);
+
+    @Inject
+    KeyValueStore store;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    MetricRegistry metrics;
+
+    @PostConstruct
+    void register() {
+        metrics.gauge("atrium_login_success_rate_hour", this, LoginMonitor::successRate);
+        metrics.gauge("atrium_login_attempts_hour", this, m -> m.count("ok") + m.count("fail"));
+    }
+
+    public void record(boolean success, String address) {
+        long hour = hour();
+        metrics.counter("atrium_login_attempts_total", new Tag("outcome", success ? "success" : "failure")).inc();
+        store.increment("mon:login:" + hour + ":" + (success ? "ok" : "fail"), KEEP);
+        if (!success) {
+            long fromAddress = store.increment("mon:ipfail:" + address + ":" + hour, KEEP);
+            if (fromAddress > MAX_FAILURES_PER_ADDRESS
+                    && store.setIfAbsent("mon:alert:ip:" + address + ":" + hour, "1", KEEP)) {
+                alert("failures_per_address", "more than " + MAX_FAILURES_PER_ADDRESS
+                        + " failed logins this hour from " + address);
+            }
+        }
+        long ok = count("ok");
+        long total = ok + count("fail");
+        if (total >= MIN_ATTEMPTS && (double) ok / total < MIN_SUCCESS_RATE
+                && store.setIfAbsent("mon:alert:rate:" + hour, "1", KEEP)) {
+            alert("success_rate", String.format("login success rate %.1f%% this hour (%d of %d)",
+                    100.0 * ok / total, ok, total));
+        }
+    }
+
+    double successRate() {
+        long ok = count("ok");
+        long total = ok + count("fail");
+        return total == 0 ? 1.0 : (double) ok / total;
+    }
+
+    private long count(String outcome) {
+        return store.get("mon:login:" + hour() + ":" + outcome).map(Long::parseLong).orElse(0L);
+    }
+
+    private void alert(String kind, String text) {
+        metrics.counter("atrium_security_alerts_total", new Tag("kind", kind)).inc();
+        LOG.warning(() -> "SECURITY ALERT " + kind + ": " + text);
+    }
+
+    private long hour() {
+        return clock.instant().getEpochSecond() / 3600;
+    }
+}

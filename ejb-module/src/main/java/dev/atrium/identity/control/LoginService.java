@@ -1,0 +1,142 @@
+package dev.atrium.identity.control;
+
+import java.util.Locale;
+
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+
+import dev.atrium.identity.entity.EmailAddress;
+import dev.atrium.identity.entity.User;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+
+/**
+ * Password login, in token or session mode, and token refresh. The checks run in this order: the per-address
+ * attempt limit (429) first, so one address spraying many accounts is stopped before it can lock any of them; then
+ * the account lock (423), before the password is looked at, so a locked account reveals nothing; then the
+ * credentials. An unknown e-mail and a wrong password get the same answer in the same time.
+ */
+@Stateless
+public class LoginService {
+
+    static final String WRONG_CREDENTIALS = "Incorrect e-mail or password";
+
+    @Inject
+    UserRepository users;
+
+    @Inject
+    PasswordHasher hasher;
+
+    @Inject
+    TokenService tokens;
+
+    @Inject
+    TokenBlacklist blacklist;
+
+    @Inject
+    SessionService sessions;
+
+    @Inject
+    LoginGuard guard;
+
+    @Inject
+    LoginMonitor monitor;
+
+    @Inject
+    AuditService audit;
+
+    public TokenPair login(String email, String password, RequestOrigin origin) {
+        User user = authenticate(email, password, origin);
+        return pairFor(user);
+    }
+
+    /** Session mode: a new session at every login; the one the request came with, if any, ends. */
+    public Session loginSession(String email, String password, RequestOrigin origin, String previousSessionId) {
+        User user = authenticate(email, password, origin);
+        sessions.destroy(previousSessionId);
+        return sessions.create(user.id(), origin);
+    }
+
+    /** Tokens for a user who proved who they are elsewhere (external provider, SSO); audited as {@code action}. */
+    public TokenPair tokensFor(User user, RequestOrigin origin, AuditAction action) {
+        audit.record(action, user.id(), origin, true);
+        return pairFor(user);
+    }
+
+    /** A new access token, with the user's current role, for a valid refresh token. */
+    public String refresh(String refreshToken, RequestOrigin origin) {
+        if (refreshToken == null || refreshToken.isBlank() || blacklist.contains(refreshToken)) {
+            throw BusinessException.unauthenticated(Authenticator.INVALID);
+        }
+        VerifiedToken token;
+        try {
+            token = tokens.verify(refreshToken, TokenType.REFRESH);
+        } catch (InvalidTokenException e) {
+            throw BusinessException.unauthenticated(Authenticator.INVALID);
+        }
+        User user = users.find(token.userId()).filter(User::isActive).filter(u -> u.accepts(token.issuedAt()))
+                .orElseThrow(() -> BusinessException.unauthenticated(Authenticator.INVALID));
+        audit.record(AuditAction.REFRESH, user.id(), origin, true);
+        return tokens.issue(TokenType.ACCESS, user.id(), user.role());
+    }
+
+    private TokenPair pairFor(User user) {
+        return new TokenPair(tokens.issue(TokenType.ACCESS, user.id(), user.role()),
+                tokens.issue(TokenType.REFRESH, user.id(), user.role()));
+    }
+
+    /** The user behind these credentials, with every login limit applied and the attempt audited. */
+    public User authenticateUser(String email, String password, RequestOrigin origin) {
+        return authenticate(email, password, origin);
+    }
+
+    private User authenticate(String email, String password, RequestOrigin origin) {
+        if (email == null || email.isBlank() || password == null || password.isEmpty()) {
+            throw BusinessException.validation("email and password are required");
+        }
+        try {
+            guard.countAttempt(origin.ipAddress());
+            guard.checkNotLocked(email);
+        } catch (BusinessException refused) {
+            audit.record(AuditAction.LOGIN, null, origin, false);
+            monitor.record(false, origin.ipAddress());
+            throw refused;
+        }
+        User user = lookup(email);
+        boolean matches;
+        if (user == null) {
+            hasher.burnTime(password);
+            matches = false;
+        } else {
+            matches = user.hashedPassword().map(h -> hasher.matches(password, h)).orElse(false);
+        }
+        if (!matches) {
+            boolean lockedNow = guard.recordFailure(email);
+            Long id = user == null ? null : user.id();
+            audit.record(AuditAction.LOGIN, id, origin, false);
+            monitor.record(false, origin.ipAddress());
+            if (lockedNow) {
+                audit.record(AuditAction.LOCKOUT, id, origin, true);
+                throw guard.lockedNow();
+            }
+            throw new BusinessException(Problem.WRONG_CREDENTIALS, WRONG_CREDENTIALS);
+        }
+        if (!user.isActive()) {
+            audit.record(AuditAction.LOGIN, user.id(), origin, false);
+            throw new BusinessException(Problem.FORBIDDEN,
+                    "Account not verified: follow the link in the verification e-mail first");
+        }
+        guard.clearFailures(email);
+        audit.record(AuditAction.LOGIN, user.id(), origin, true);
+        monitor.record(true, origin.ipAddress());
+        return user;
+    }
+
+    private User lookup(String email) {
+        try {
+            return users.findByEmail(EmailAddress.of(email.toLowerCase(Locale.ROOT))).orElse(null);
+        } catch (BusinessException malformed) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.atrium.identity.control;
+
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+
+import dev.atrium.platform.error.BusinessException;
+
+/**
+ * Logout: a bearer access token is blacklisted until its expiry, a session is destroyed at once, and a refresh
+ * token sent along (or alone) is blacklisted too, so a logged-out user's refresh tokens stop working.
+ */
+@Stateless
+public class LogoutService {
+
+    @Inject
+    TokenService tokens;
+
+    @Inject
+    TokenBlacklist blacklist;
+
+    @Inject
+    SessionService sessions;
+
+    @Inject
+    AuditService audit;
+
+    /** Ends what the caller presented; {@code refreshToken} may be null. */
+    public void logout(Caller caller, String refreshToken, RequestOrigin origin) {
+        Long userId = caller == null ? null : caller.userId();
+        if (refreshToken != null && !refreshToken.isBlank()) {
+            VerifiedToken refresh;
+            try {
+                refresh = tokens.verify(refreshToken, TokenType.REFRESH);
+            } catch (InvalidTokenException e) {
+                throw BusinessException.unauthenticated("Invalid or expired refresh token");
+            }
+            if (userId != null && refresh.userId() != userId) {
+                throw BusinessException.forbidden("The refresh token belongs to another user");
+            }
+            blacklist.add(refreshToken, refresh.expiresAt());
+            userId = refresh.userId();
+        } else if (caller == null) {
+            throw BusinessException.unauthenticated("Nothing to log out: send a bearer token, the session cookie "
+                    + "or a refresh_token");
+        }
+        if (caller != null && caller.bySession()) {
+            sessions.destroy(caller.sessionId());
+        } else if (caller != null && caller.rawToken() != null) {
+            blacklist.add(caller.rawToken(), caller.expiresAt());
+        }
+        audit.record(AuditAction.LOGOUT, userId, origin, true);
+    }
+}

@@ -1,0 +1,140 @@
+package dev.atrium.identity.control;
+
+import java.io.StringReader;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import dev.atrium.identity.entity.EmailAddress;
+import dev.atrium.identity.entity.User;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.kv.KeyValueStore;
+import dev.atrium.platform.mail.MailService;
+
+/**
+ * Changing one's password (knowing the old one) and resetting a forgotten one through a mailed link. The link
+ * carries 32 random bytes, is valid 30 minutes and works once; only its hash is stored. Both end every session and
+ * token of the user issued before; a change hands the caller fresh credentials so it stays logged in.
+ */
+@Stateless
+public class PasswordService {
+
+    public static final Duration RESET_LIFETIME = Duration.ofMinutes(30);
+    static final int RESET_MAILS_PER_HOUR = 3;
+
+    @Inject
+    UserRepository users;
+
+    @Inject
+    PasswordHasher hasher;
+
+    @Inject
+    TokenService tokens;
+
+    @Inject
+    SessionService sessions;
+
+    @Inject
+    LoginGuard guard;
+
+    @Inject
+    KeyValueStore store;
+
+    @Inject
+    MailService mail;
+
+    @Inject
+    AuditService audit;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    @ConfigProperty(name = "atrium.base-url", defaultValue = "http://localhost:8080")
+    String baseUrl;
+
+    public PasswordChange change(Caller caller, String oldPassword, String newPassword, RequestOrigin origin) {
+        User user = users.find(caller.userId())
+                .orElseThrow(() -> BusinessException.unauthenticated(Authenticator.INVALID));
+        if (!user.hashedPassword().map(h -> hasher.matches(oldPassword, h)).orElse(false)) {
+            audit.record(AuditAction.PASSWORD_CHANGE, user.id(), origin, false);
+            throw BusinessException.validation("old_password: is not the current password");
+        }
+        PasswordPolicy.check(newPassword);
+        Instant now = clock.instant();
+        user.changePasswordHash(hasher.hash(newPassword), now);
+        user.revokeCredentials(now);
+        audit.record(AuditAction.PASSWORD_CHANGE, user.id(), origin, true);
+        if (caller.bySession()) {
+            sessions.destroy(caller.sessionId());
+            return new PasswordChange(null, sessions.create(user.id(), origin));
+        }
+        return new PasswordChange(new TokenPair(tokens.issue(TokenType.ACCESS, user.id(), user.role()),
+                tokens.issue(TokenType.REFRESH, user.id(), user.role())), null);
+    }
+
+    /** Always answers the same way; mails a reset link only to an existing, active account, at most 3 an hour. */
+    public void forgot(String email, RequestOrigin origin) {
+        User user;
+        try {
+            user = users.findByEmail(EmailAddress.of(email == null ? "" : email.toLowerCase(Locale.ROOT)))
+                    .filter(User::isActive).orElse(null);
+        } catch (BusinessException malformed) {
+            return;
+        }
+        if (user == null) {
+            return;
+        }
+        long hour = clock.instant().getEpochSecond() / 3600;
+        if (store.increment("pwreset-mails:" + user.id() + ":" + hour, Duration.ofHours(2)) > RESET_MAILS_PER_HOUR) {
+            audit.record(AuditAction.PASSWORD_RESET_REQUEST, user.id(), origin, false);
+            return;
+        }
+        String token = Hashes.randomToken(32);
+        store.set(key(token), Json.createObjectBuilder().add("user_id", user.id())
+                .add("issued_at", clock.instant().toString()).build().toString(), RESET_LIFETIME);
+        mail.queue(user.email().value(), "Reset your Atrium password", """
+                Hello %s,
+
+                someone asked to reset the password of your Atrium account. To choose a new password, open this
+                link within 30 minutes:
+
+                %s
+
+                If it was not you, ignore this message: your password stays as it is.
+                """.formatted(user.username(), baseUrl.replaceAll("/+$", "") + "/password/reset?token=" + token));
+        audit.record(AuditAction.PASSWORD_RESET_REQUEST, user.id(), origin, true);
+    }
+
+    public void reset(String token, String newPassword, RequestOrigin origin) {
+        PasswordPolicy.check(newPassword);
+        var stored = token == null || token.isBlank() ? java.util.Optional.<String>empty()
+                : store.getAndDelete(key(token));
+        if (stored.isEmpty()) {
+            throw BusinessException.badRequest("Reset link is invalid, used or expired");
+        }
+        var value = Json.createReader(new StringReader(stored.get())).readObject();
+        Instant issued = Instant.parse(value.getString("issued_at"));
+        Instant now = clock.instant();
+        if (!now.isBefore(issued.plus(RESET_LIFETIME))) {
+            throw BusinessException.badRequest("Reset link is invalid, used or expired");
+        }
+        User user = users.find(value.getJsonNumber("user_id").longValue())
+                .orElseThrow(() -> BusinessException.badRequest("Reset link is invalid, used or expired"));
+        user.changePasswordHash(hasher.hash(newPassword), now);
+        user.revokeCredentials(now);
+        guard.clearFailures(user.email().value());
+        audit.record(AuditAction.PASSWORD_RESET, user.id(), origin, true);
+    }
+
+    private static String key(String token) {
+        return "pwreset:" + Hashes.sha256(token);
+    }
+}

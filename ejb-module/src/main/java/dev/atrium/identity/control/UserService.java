@@ -1,0 +1,55 @@
+package dev.atrium.identity.control;
+
+import java.time.Clock;
+import java.util.Collection;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+
+import dev.atrium.identity.entity.User;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+
+/** Reading users and changing one's own profile; the identity context's public face for other contexts. */
+@Stateless
+public class UserService {
+
+    @Inject
+    UserRepository users;
+
+    @Inject
+    Clock clock;
+
+    public User get(long id) {
+        return users.find(id).orElseThrow(() -> new BusinessException(Problem.USER_NOT_FOUND, "User not found"));
+    }
+
+    public User updateProfile(long id, ProfileUpdate update) {
+        User user = get(id);
+        var now = clock.instant();
+        update.username().ifPresent(v -> user.rename(v, now));
+        update.avatar().ifPresent(v -> user.changeAvatar(v, now));
+        update.bio().ifPresent(v -> user.changeBio(v, now));
+        return user;
+    }
+
+    /** A user as other contexts' administration pages show it. */
+    public record UserProfile(long id, String email, String username, String role, java.time.Instant createdAt) {
+    }
+
+    /** A page of users (list conventions of the administrators' user list) as profiles. */
+    public dev.atrium.platform.query.Listing<UserProfile> directory(dev.atrium.platform.query.ListQuery query) {
+        return new dev.atrium.platform.query.EntityQuery<>(users.entityManager(), AccessAdminService.USERS).list(query)
+                .map(u -> new UserProfile(u.id(), u.email().value(), u.username(), u.role(), u.createdAt()));
+    }
+
+    /** Public names of the given users, for showing authors; unknown ids are left out. */
+    public Map<Long, UserSummary> summaries(Collection<Long> ids) {
+        return users.findAll(ids).stream()
+                .map(u -> new UserSummary(u.id(), u.username()))
+                .collect(Collectors.toMap(UserSummary::id, Function.identity()));
+    }
+}

@@ -1,0 +1,124 @@
+package dev.atrium.identity.control.oauth;
+
+import java.text.ParseException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Set;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSVerifier;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKMatcher;
+import com.nimbusds.jose.jwk.JWKSelector;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.KeyType;
+import com.nimbusds.jose.jwk.KeyUse;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+
+import dev.atrium.identity.control.oauth.InvalidIdTokenException.Reason;
+
+/**
+ * Checks an ID token as OpenID Connect Core 3.1.3.7 asks: signed with an accepted asymmetric algorithm by a key of
+ * the provider's key set, issued by the expected issuer for this client, carrying the nonce of this authorization
+ * request, and valid now by the application clock (with a minute of leeway for the provider's clock). The token
+ * cannot choose how it is checked: the algorithm must be one the provider announced, never {@code none} or HMAC.
+ */
+public final class IdTokenValidator {
+
+    static final Duration LEEWAY = Duration.ofSeconds(60);
+
+    /** What the token must match: issuer, client id (audience) and nonce. */
+    public record Expectations(String issuer, String clientId, String nonce, Set<JWSAlgorithm> algorithms) {
+    }
+
+    private IdTokenValidator() {
+    }
+
+    public static JWTClaimsSet validate(String idToken, JWKSet keys, Expectations expected, Instant now)
+            throws InvalidIdTokenException {
+        SignedJWT jwt;
+        JWTClaimsSet claims;
+        try {
+            jwt = SignedJWT.parse(idToken);
+            claims = jwt.getJWTClaimsSet();
+        } catch (ParseException | RuntimeException e) {
+            throw new InvalidIdTokenException(Reason.MALFORMED);
+        }
+        JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
+        if (!expected.algorithms().contains(alg)) {
+            throw new InvalidIdTokenException(Reason.ALGORITHM);
+        }
+        verifySignature(jwt, keys);
+        checkClaims(claims, expected, now);
+        return claims;
+    }
+
+    private static void verifySignature(SignedJWT jwt, JWKSet keys) throws InvalidIdTokenException {
+        JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
+        var matcher = new JWKMatcher.Builder()
+                .keyType(KeyType.forAlgorithm(alg))
+                .keyUses(KeyUse.SIGNATURE, null)
+                .keyID(jwt.getHeader().getKeyID())
+                .build();
+        List<JWK> candidates = new JWKSelector(matcher).select(keys);
+        if (candidates.isEmpty()) {
+            throw new InvalidIdTokenException(Reason.UNKNOWN_KEY);
+        }
+        for (JWK key : candidates) {
+            try {
+                JWSVerifier verifier = key instanceof RSAKey rsa ? new RSASSAVerifier(rsa.toRSAPublicKey())
+                        : key instanceof ECKey ec ? new ECDSAVerifier(ec.toECPublicKey()) : null;
+                if (verifier != null && verifier.supportedJWSAlgorithms().contains(alg) && jwt.verify(verifier)) {
+                    return;
+                }
+            } catch (JOSEException | IllegalStateException e) {
+                // not this key: try the next
+            }
+        }
+        throw new InvalidIdTokenException(Reason.SIGNATURE);
+    }
+
+    private static void checkClaims(JWTClaimsSet claims, Expectations expected, Instant now)
+            throws InvalidIdTokenException {
+        if (!expected.issuer().equals(claims.getIssuer())) {
+            throw new InvalidIdTokenException(Reason.ISSUER);
+        }
+        List<String> audience = claims.getAudience();
+        if (audience == null || !audience.contains(expected.clientId())) {
+            throw new InvalidIdTokenException(Reason.AUDIENCE);
+        }
+        Object azp = claims.getClaim("azp");
+        if (azp != null && !expected.clientId().equals(azp)) {
+            throw new InvalidIdTokenException(Reason.AUTHORIZED_PARTY);
+        }
+        Date exp = claims.getExpirationTime();
+        if (exp == null || !now.isBefore(exp.toInstant().plus(LEEWAY))) {
+            throw new InvalidIdTokenException(Reason.EXPIRED);
+        }
+        Date nbf = claims.getNotBeforeTime();
+        if (nbf != null && now.plus(LEEWAY).isBefore(nbf.toInstant())) {
+            throw new InvalidIdTokenException(Reason.NOT_YET_VALID);
+        }
+        Date iat = claims.getIssueTime();
+        if (iat == null) {
+            throw new InvalidIdTokenException(Reason.MALFORMED);
+        }
+        if (now.plus(LEEWAY).isBefore(iat.toInstant())) {
+            throw new InvalidIdTokenException(Reason.ISSUED_IN_FUTURE);
+        }
+        if (!expected.nonce().equals(claims.getClaim("nonce"))) {
+            throw new InvalidIdTokenException(Reason.NONCE);
+        }
+        if (claims.getSubject() == null || claims.getSubject().isBlank()) {
+            throw new InvalidIdTokenException(Reason.SUBJECT);
+        }
+    }
+}

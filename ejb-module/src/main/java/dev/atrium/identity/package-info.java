@@ -1,0 +1,16 @@
+/**
+ * Identity and access: who users are, how they prove it, and what they may do.
+ *
+ * <p>Owns: users (e-mail, username, argon2id hash, active flag, roles), roles and permissions, the audit log, the
+ * signing key ring (HS256 and RS256, encrypted at rest), sessions, the token blacklist, CSRF tokens, login limits
+ * and lockouts, password reset links, SSO tickets, the first administrator.
+ *
+ * <p>Public operations: {@code RegistrationService} (register, verify), {@code LoginService} (login in token or
+ * session mode, refresh, tokens for externally proven users), {@code LogoutService}, {@code PasswordService},
+ * {@code Authenticator} (bearer and session credentials into a {@code Caller} with roles and permissions),
+ * {@code AccessAdminService} (users, roles, keys), {@code AuditService}, {@code SsoService}, {@code TokenService},
+ * {@code UserService} (other contexts see users only as {@code UserSummary} by id).
+ *
+ * <p>Leaves out: the AI backend's API keys and tiers, which attach to users from their own context.
+ */
+package dev.atrium.identity;

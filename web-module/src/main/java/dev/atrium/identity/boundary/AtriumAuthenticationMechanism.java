@@ -1,0 +1,94 @@
+package dev.atrium.identity.boundary;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.security.enterprise.AuthenticationStatus;
+import jakarta.security.enterprise.authentication.mechanism.http.HttpAuthenticationMechanism;
+import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageContext;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import dev.atrium.identity.control.Authenticator;
+import dev.atrium.identity.control.Caller;
+import dev.atrium.platform.boundary.CallerKeys;
+import dev.atrium.platform.boundary.ClientAddress;
+import dev.atrium.platform.error.BusinessException;
+
+/**
+ * The one authentication mechanism of the platform (DESIGN decision 3). It reads {@code Authorization: Bearer}
+ * (HS256 access tokens, RS256 SSO tokens) or the {@code session_id} cookie, and hands the container the caller's
+ * name and groups. A request without credentials goes on anonymously; a bad bearer credential is marked, and the
+ * credential filter answers it 401 in the error envelope; a stale session cookie is simply no session.
+ */
+@ApplicationScoped
+public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanism {
+
+    public static final String CALLER = "atrium.caller";
+    public static final String FAILURE = "atrium.auth.failure";
+    public static final String SESSION_COOKIE = "session_id";
+
+    @Inject
+    Authenticator authenticator;
+
+    @Inject
+    ClientAddress addresses;
+
+    @Override
+    public AuthenticationStatus validateRequest(HttpServletRequest request, HttpServletResponse response,
+                                                HttpMessageContext context) {
+        // the container may ask more than once per request; verify once
+        if (request.getAttribute(CALLER) instanceof Caller known) {
+            return login(context, known);
+        }
+        if (request.getAttribute(FAILURE) != null) {
+            return context.doNothing();
+        }
+        String header = request.getHeader("Authorization");
+        if (header != null && !header.isBlank()) {
+            if (!header.regionMatches(true, 0, "Bearer", 0, 6)) {
+                request.setAttribute(FAILURE, "Unsupported authorization scheme: use Bearer");
+                return context.doNothing();
+            }
+            try {
+                return remember(request, context, authenticator.bearer(header.substring(6).trim()));
+            } catch (BusinessException e) {
+                request.setAttribute(FAILURE, e.getMessage());
+                return context.doNothing();
+            }
+        }
+        String sessionId = sessionCookie(request);
+        if (sessionId != null) {
+            var caller = authenticator.session(sessionId, Origins.of(request, addresses));
+            if (caller.isPresent()) {
+                return remember(request, context, caller.get());
+            }
+        }
+        return context.doNothing();
+    }
+
+    static String sessionCookie(HttpServletRequest request) {
+        Cookie[] cookies = request.getCookies();
+        if (cookies != null) {
+            for (Cookie cookie : cookies) {
+                if (SESSION_COOKIE.equals(cookie.getName())) {
+                    return cookie.getValue();
+                }
+            }
+        }
+        return null;
+    }
+
+    private static AuthenticationStatus remember(HttpServletRequest request, HttpMessageContext context,
+                                                 Caller caller) {
+        request.setAttribute(CALLER, caller);
+        // API-key callers are limited per key (spec 03), everyone else per user
+        request.setAttribute(CallerKeys.ATTRIBUTE, "api_key".equals(caller.credentialKind())
+                ? "key:" + caller.tokenId() : "user:" + caller.userId());
+        return login(context, caller);
+    }
+
+    private static AuthenticationStatus login(HttpMessageContext context, Caller caller) {
+        return context.notifyContainerAboutLogin(new CallerPrincipal(caller), caller.groups());
+    }
+}

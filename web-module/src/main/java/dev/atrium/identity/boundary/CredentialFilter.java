@@ -1,0 +1,35 @@
+package dev.atrium.identity.boundary;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.ext.Provider;
+
+import dev.atrium.platform.boundary.FilterOrder;
+import dev.atrium.platform.error.BusinessException;
+
+/**
+ * A request that presents a credential which fails verification is answered 401, whatever the path: a client
+ * with an expired or revoked token learns so at once instead of silently acting anonymously.
+ */
+@Provider
+@PreMatching
+@ApplicationScoped
+@Priority(FilterOrder.AUTHENTICATION)
+public class CredentialFilter implements ContainerRequestFilter {
+
+    @Inject
+    HttpServletRequest servletRequest;
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        Object failure = servletRequest.getAttribute(AtriumAuthenticationMechanism.FAILURE);
+        if (failure != null) {
+            throw BusinessException.unauthenticated(failure.toString());
+        }
+    }
+}
