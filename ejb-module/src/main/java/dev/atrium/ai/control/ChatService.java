@@ -1,0 +1,117 @@
+package dev.atrium.ai.control;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+
+/**
+ * A chat turn: quota first, then the user's message is stored, the model answers (whole or streamed), and the
+ * answer is stored with its tokens and cost, counted against the day's tokens and, when streamed, kept for resume.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class ChatService {
+
+    /** The executor streaming answers run on (defined in the WAR's web.xml): one thread per open stream. */
+    public static final String STREAMS = "java:app/concurrent/atrium-streams";
+
+    /** What a client asks: a message, in a conversation (null starts one), of a model (null: the default). */
+    public record ChatCommand(UUID conversationId, String message, String model) {
+    }
+
+    /** A turn admitted by the quotas, with the user's message stored. */
+    public record Started(long userId, ModelDefinition model, ConversationStore.Turn turn) {
+    }
+
+    /** The stored answer. */
+    public record Reply(UUID conversationId, UUID messageId, String content, String model, Usage usage,
+                        Instant createdAt, boolean interrupted) {
+    }
+
+    @Inject
+    QuotaService quotas;
+
+    @Inject
+    ConversationStore conversations;
+
+    @Inject
+    ModelGateway models;
+
+    @Inject
+    StreamCache cache;
+
+    @Inject
+    TaskService tasks;
+
+    @Inject
+    Clock clock;
+
+    /** Smart-stream's choice: stream now ({@code started}) or run as a task ({@code task}), with the estimate. */
+    public record Plan(double estimatedSeconds, Started started, dev.atrium.ai.entity.Task task) {
+    }
+
+    /** Under this estimate smart-stream answers with a stream, otherwise with a task (spec 02). */
+    public static final double SMART_STREAM_THRESHOLD = 30;
+
+    public Started begin(long userId, ChatCommand command) {
+        return begin(userId, command, quotas.admit(userId, command.model()));
+    }
+
+    private Started begin(long userId, ChatCommand command, QuotaService.Admission admission) {
+        var turn = conversations.begin(userId, command.conversationId(), admission.model(), command.message());
+        return new Started(userId, admission.model(), turn);
+    }
+
+    /**
+     * Estimates how long the answer takes: the model's latency plus the prompt and the expected answer (about as long
+     * as the prompt, between 64 and 2048 tokens) at the model's tokens per second. Under 30 s the turn starts as a
+     * stream; otherwise the message becomes a task.
+     */
+    public Plan plan(long userId, ChatCommand command) {
+        var admission = quotas.admit(userId, command.model());
+        double estimate = estimate(admission.model(), command.message());
+        if (estimate < SMART_STREAM_THRESHOLD) {
+            return new Plan(estimate, begin(userId, command, admission), null);
+        }
+        return new Plan(estimate, null, tasks.submit(userId, admission.model().id(), command.message()));
+    }
+
+    static double estimate(ModelDefinition model, String message) {
+        int input = Usage.estimate(message);
+        int output = Math.max(64, Math.min(2048, input));
+        double seconds = model.latencySeconds() + (input + output) / Math.max(1.0, model.tokensPerSecond());
+        return Math.round(seconds * 10) / 10.0;
+    }
+
+    public Reply complete(long userId, ChatCommand command) {
+        Started started = begin(userId, command);
+        Completion completion = models.complete(started.model(), started.turn().context());
+        return finish(started, completion.content(), completion.usage(), false);
+    }
+
+    /** Streams the answer to {@code onDelta}; stops the model when {@code cancelled} turns true. */
+    public Reply stream(Started started, Consumer<String> onDelta, BooleanSupplier cancelled) {
+        var content = new StringBuilder();
+        Usage usage = models.stream(started.model(), started.turn().context(), delta -> {
+            content.append(delta);
+            onDelta.accept(delta);
+        }, cancelled);
+        Reply reply = finish(started, content.toString(), usage, cancelled.getAsBoolean());
+        cache.put(reply.messageId(), started.userId(), reply.content());
+        return reply;
+    }
+
+    private Reply finish(Started started, String content, Usage usage, boolean interrupted) {
+        var message = conversations.finish(started.turn(), started.model(), content, usage, interrupted);
+        quotas.consumed(started.userId(), usage.total());
+        return new Reply(started.turn().conversationId(), message.id(), content, started.model().id(), usage,
+                message.createdAt(), interrupted);
+    }
+}

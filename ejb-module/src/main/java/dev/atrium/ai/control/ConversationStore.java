@@ -1,0 +1,89 @@
+package dev.atrium.ai.control;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+
+import dev.atrium.ai.entity.Conversation;
+import dev.atrium.ai.entity.Message;
+import dev.atrium.platform.error.BusinessException;
+
+/**
+ * The writes around a model call, each in its own short transaction: before the call the conversation and the
+ * user's message; after it the assistant's message. No transaction stays open while a model is answering.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class ConversationStore {
+
+    /** How much history a model sees: the last messages of the conversation. */
+    static final int CONTEXT_MESSAGES = 20;
+
+    /** The state between the two halves of a chat turn. */
+    public record Turn(UUID conversationId, UUID userMessageId, UUID assistantMessageId, List<ChatTurn> context) {
+    }
+
+    @PersistenceContext(unitName = "atrium")
+    EntityManager em;
+
+    @Inject
+    Clock clock;
+
+    public Turn begin(long userId, UUID conversationId, ModelDefinition model, String text) {
+        Conversation conversation;
+        if (conversationId == null) {
+            conversation = new Conversation(userId, model.id(), clock.instant());
+            em.persist(conversation);
+        } else {
+            conversation = owned(em, conversationId, userId);
+        }
+        List<Message> history = em.createQuery("select m from Message m where m.conversationId = :c "
+                        + "order by m.createdAt desc", Message.class)
+                .setParameter("c", conversation.id()).setMaxResults(CONTEXT_MESSAGES).getResultList();
+        var context = new ArrayList<ChatTurn>();
+        for (int i = history.size() - 1; i >= 0; i--) {
+            context.add(new ChatTurn(history.get(i).role(), history.get(i).content()));
+        }
+        context.add(new ChatTurn("user", text));
+        var userMessage = new Message(UUID.randomUUID(), conversation.id(), "user", text, Usage.estimate(text),
+                model.inputCost(Usage.estimate(text)), model.id(), "{}", clock.instant());
+        em.persist(userMessage);
+        conversation.touch(clock.instant());
+        return new Turn(conversation.id(), userMessage.id(), UUID.randomUUID(), context);
+    }
+
+    /** Stores the answer; the prompt's message gets the token count and cost the model reported for it. */
+    public Message finish(Turn turn, ModelDefinition model, String content, Usage usage, boolean interrupted) {
+        Message prompt = em.find(Message.class, turn.userMessageId());
+        if (prompt != null) {
+            prompt.account(usage.inputTokens(), model.inputCost(usage.inputTokens()));
+        }
+        BigDecimal cost = model.outputCost(usage.outputTokens());
+        var answer = new Message(turn.assistantMessageId(), turn.conversationId(), "assistant", content,
+                usage.outputTokens(), cost, model.id(), interrupted ? "{\"interrupted\":true}" : "{}", clock.instant());
+        em.persist(answer);
+        Conversation conversation = em.find(Conversation.class, turn.conversationId());
+        if (conversation != null) {
+            conversation.touch(clock.instant());
+        }
+        return answer;
+    }
+
+    /** The user's conversation; anyone else's is "not found", never "forbidden". */
+    static Conversation owned(EntityManager em, UUID id, long userId) {
+        Conversation conversation = em.find(Conversation.class, id);
+        if (conversation == null || !conversation.ownedBy(userId)) {
+            throw BusinessException.notFound("Conversation");
+        }
+        return conversation;
+    }
+}

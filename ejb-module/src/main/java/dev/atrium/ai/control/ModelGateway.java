@@ -1,0 +1,93 @@
+package dev.atrium.ai.control;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+
+/**
+ * Every model call of this instance goes through here: at most {@code atrium.ai.max-concurrent-calls} (10) run at
+ * once; a call beyond waits up to {@code atrium.ai.call-wait-seconds} (10) for a slot and is then refused with 503.
+ */
+@ApplicationScoped
+public class ModelGateway {
+
+    @Inject
+    EchoProvider echo;
+
+    @Inject
+    OpenAiProvider openai;
+
+    @Inject
+    @ConfigProperty(name = "atrium.ai.max-concurrent-calls", defaultValue = "10")
+    int maxConcurrent;
+
+    @Inject
+    @ConfigProperty(name = "atrium.ai.call-wait-seconds", defaultValue = "10")
+    int waitSeconds;
+
+    private Semaphore slots;
+
+    @PostConstruct
+    void init() {
+        slots = new Semaphore(maxConcurrent, true);
+    }
+
+    public Completion complete(ModelDefinition model, List<ChatTurn> messages) {
+        acquire();
+        try {
+            return provider(model).complete(model.upstream(), messages);
+        } finally {
+            slots.release();
+        }
+    }
+
+    public Usage stream(ModelDefinition model, List<ChatTurn> messages, Consumer<String> onDelta,
+                        BooleanSupplier cancelled) {
+        acquire();
+        try {
+            return provider(model).stream(model.upstream(), messages, onDelta, cancelled);
+        } finally {
+            slots.release();
+        }
+    }
+
+    /** Calls running now, for operations. */
+    public int inFlight() {
+        return maxConcurrent - slots.availablePermits();
+    }
+
+    private void acquire() {
+        boolean acquired;
+        try {
+            acquired = slots.tryAcquire(waitSeconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            acquired = false;
+        }
+        if (!acquired) {
+            throw new BusinessException(Problem.UNAVAILABLE, "All model slots are busy; retry shortly", null,
+                    Map.of("Retry-After", "5"));
+        }
+    }
+
+    private ModelProvider provider(ModelDefinition model) {
+        return switch (model.provider()) {
+            case ModelCatalog.ECHO -> echo;
+            case "openai" -> openai;
+            default -> throw new BusinessException(Problem.UNAVAILABLE,
+                    "Model " + model.id() + " names an unknown provider");
+        };
+    }
+}

@@ -1,0 +1,227 @@
+package dev.atrium.ai.control;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+
+/**
+ * Any OpenAI-compatible {@code /v1/chat/completions} endpoint, streaming ({@code stream: true}, server-sent chunks
+ * until {@code [DONE]}, usage from the final chunk) or not. One shared HTTP client keeps connections alive between
+ * calls; connecting and waiting for the response head time out after 30 s. The API key goes only into the
+ * {@code Authorization} header and never into logs or errors. A cancelled stream is closed within about 200 ms
+ * even while the provider sends nothing, which drops the connection and ends the generation upstream.
+ */
+@ApplicationScoped
+public class OpenAiProvider implements ModelProvider {
+
+    private static final Logger LOG = Logger.getLogger(OpenAiProvider.class.getName());
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
+    static final long CANCEL_CHECK_MILLIS = 200;
+
+    @Inject
+    @ConfigProperty(name = "atrium.llm.base-url")
+    Optional<String> baseUrl;
+
+    @Inject
+    @ConfigProperty(name = "atrium.llm.api-key")
+    Optional<String> apiKey;
+
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory threads;
+
+    private HttpClient client;
+    private ScheduledExecutorService cancellations;
+
+    @PostConstruct
+    void init() {
+        client = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
+        cancellations = Executors.newSingleThreadScheduledExecutor(threads);
+    }
+
+    @PreDestroy
+    void stop() {
+        cancellations.shutdownNow();
+    }
+
+    @Override
+    public String name() {
+        return "openai";
+    }
+
+    @Override
+    public Completion complete(String upstreamModel, List<ChatTurn> messages) {
+        HttpResponse<String> response = send(request(upstreamModel, messages, false),
+                HttpResponse.BodyHandlers.ofString());
+        JsonObject body = parse(response.body());
+        String content = body.getJsonArray("choices").getJsonObject(0).getJsonObject("message")
+                .getString("content", "");
+        return new Completion(content, usage(body, messages, content));
+    }
+
+    @Override
+    public Usage stream(String upstreamModel, List<ChatTurn> messages, Consumer<String> onDelta,
+                        BooleanSupplier cancelled) {
+        HttpResponse<InputStream> response = send(request(upstreamModel, messages, true),
+                HttpResponse.BodyHandlers.ofInputStream());
+        var content = new StringBuilder();
+        Usage usage = null;
+        InputStream body = response.body();
+        // a read waits as long as the provider sends nothing, and the HTTP client's stream ignores interrupts:
+        // closing it from another thread is what ends such a wait once the caller cancels
+        ScheduledFuture<?> watch = cancellations.scheduleWithFixedDelay(() -> {
+            if (cancelled.getAsBoolean()) {
+                closeQuietly(body);
+            }
+        }, CANCEL_CHECK_MILLIS, CANCEL_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        try (InputStream in = body;
+             var reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                if (cancelled.getAsBoolean()) {
+                    // closing the body aborts the upstream connection, so the provider stops generating
+                    break;
+                }
+                if (!line.startsWith("data:")) {
+                    continue;
+                }
+                String data = line.substring(5).trim();
+                if (data.equals("[DONE]")) {
+                    break;
+                }
+                JsonObject chunk = parse(data);
+                var choices = chunk.getJsonArray("choices");
+                if (choices != null && !choices.isEmpty()) {
+                    JsonObject delta = choices.getJsonObject(0).getJsonObject("delta");
+                    if (delta != null && delta.get("content") instanceof jakarta.json.JsonString text
+                            && !text.getString().isEmpty()) {
+                        content.append(text.getString());
+                        onDelta.accept(text.getString());
+                    }
+                }
+                if (chunk.get("usage") instanceof JsonObject u) {
+                    usage = new Usage(u.getInt("prompt_tokens", 0), u.getInt("completion_tokens", 0));
+                }
+            }
+        } catch (IOException e) {
+            if (!cancelled.getAsBoolean()) {
+                throw upstream("the stream broke off");
+            }
+        } finally {
+            watch.cancel(false);
+        }
+        return usage != null ? usage : estimate(messages, content.toString());
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "Closing a cancelled model stream failed", e);
+        }
+    }
+
+    private HttpRequest request(String model, List<ChatTurn> messages, boolean stream) {
+        String base = baseUrl.filter(s -> !s.isBlank())
+                .orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE, "No language model is configured"))
+                .replaceAll("/+$", "");
+        String url = base.endsWith("/v1") ? base + "/chat/completions" : base + "/v1/chat/completions";
+        var turns = Json.createArrayBuilder();
+        messages.forEach(m -> turns.add(Json.createObjectBuilder().add("role", m.role()).add("content", m.content())));
+        var body = Json.createObjectBuilder().add("model", model).add("messages", turns).add("stream", stream);
+        if (stream) {
+            body.add("stream_options", Json.createObjectBuilder().add("include_usage", true));
+        }
+        var builder = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT)
+                .header("Content-Type", "application/json")
+                .header("Accept", stream ? "text/event-stream" : "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.build().toString()));
+        apiKey.filter(k -> !k.isBlank()).ifPresent(k -> builder.header("Authorization", "Bearer " + k));
+        return builder.build();
+    }
+
+    private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        HttpResponse<T> response;
+        try {
+            response = client.send(request, handler);
+        } catch (IOException e) {
+            LOG.warning(() -> "Model provider unreachable: " + e.getClass().getSimpleName());
+            throw upstream("unreachable");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw upstream("interrupted");
+        }
+        if (response.statusCode() / 100 != 2) {
+            if (response.body() instanceof InputStream in) {
+                try {
+                    in.close();
+                } catch (IOException ignored) {
+                    // the error is what matters
+                }
+            }
+            int status = response.statusCode();
+            LOG.warning(() -> "Model provider answered " + status);
+            throw upstream("answered " + status);
+        }
+        return response;
+    }
+
+    private static Usage usage(JsonObject body, List<ChatTurn> messages, String content) {
+        if (body.get("usage") instanceof JsonObject u) {
+            return new Usage(u.getInt("prompt_tokens", 0), u.getInt("completion_tokens", 0));
+        }
+        return estimate(messages, content);
+    }
+
+    private static Usage estimate(List<ChatTurn> messages, String content) {
+        return new Usage(messages.stream().mapToInt(m -> Usage.estimate(m.content())).sum(), Usage.estimate(content));
+    }
+
+    private static JsonObject parse(String text) {
+        try (var reader = Json.createReader(new StringReader(text))) {
+            JsonValue value = reader.readValue();
+            if (value instanceof JsonObject o) {
+                return o;
+            }
+        } catch (RuntimeException e) {
+            throw upstream("sent something that is not JSON");
+        }
+        throw upstream("sent something that is not a JSON object");
+    }
+
+    private static BusinessException upstream(String what) {
+        return new BusinessException(Problem.UPSTREAM, "The language model provider " + what);
+    }
+}

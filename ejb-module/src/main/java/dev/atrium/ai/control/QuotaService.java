@@ -1,0 +1,108 @@
+package dev.atrium.ai.control;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import dev.atrium.ai.entity.Tier;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.kv.KeyValueStore;
+
+/**
+ * The tenant quotas of spec 02, checked before any model call and in this order: the model must be allowed for the
+ * user's tier (403); the day's tokens must not be used up (429); the day's requests must be below the tier's limit
+ * (429 with rate-limit headers). Counters are per user per UTC day in the shared store. A request that starts under
+ * the token limit is finished even if it crosses it; the next one is refused.
+ */
+@ApplicationScoped
+public class QuotaService {
+
+    private static final Duration KEEP = Duration.ofDays(2);
+
+    /** A request let through: the model to use and what is left of the day's requests. */
+    public record Admission(ModelDefinition model, Tier tier, long remainingRequests, long resetEpochSeconds) {
+    }
+
+    /** What a user used today. */
+    public record DailyUsage(long requests, long tokens) {
+    }
+
+    @Inject
+    KeyValueStore store;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    TenantService tenants;
+
+    @Inject
+    ModelCatalog catalog;
+
+    /** The model a request names (the default one when it names none), if it exists. */
+    public ModelDefinition model(String modelId) {
+        if (modelId == null || modelId.isBlank()) {
+            return catalog.defaultModel();
+        }
+        return catalog.find(modelId.trim()).orElseThrow(() -> BusinessException.validation("model: no model named '"
+                + modelId + "'; available: " + catalog.all().stream().map(ModelDefinition::id)
+                .collect(Collectors.joining(", "))));
+    }
+
+    public Admission admit(long userId, String modelId) {
+        Tier tier = tenants.tierOf(userId);
+        ModelDefinition model = model(modelId);
+        if (!model.allows(tier)) {
+            throw new BusinessException(Problem.FORBIDDEN, "Model " + model.id() + " is not available on the "
+                    + tier.value() + " tier");
+        }
+        LocalDate day = LocalDate.now(clock.withZone(ZoneOffset.UTC));
+        long reset = day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toEpochSecond();
+        long tokens = store.get(tokensKey(userId, day)).map(Long::parseLong).orElse(0L);
+        if (tokens >= tier.dailyTokens()) {
+            throw limited("Daily token quota of the " + tier.value() + " tier used up", tier.dailyTokens(), reset);
+        }
+        long requests = store.increment(requestsKey(userId, day), KEEP);
+        if (requests > tier.dailyRequests()) {
+            throw limited("Daily request quota of the " + tier.value() + " tier used up", tier.dailyRequests(),
+                    reset);
+        }
+        return new Admission(model, tier, tier.dailyRequests() - requests, reset);
+    }
+
+    /** Counts the tokens a finished call used. */
+    public void consumed(long userId, int tokens) {
+        if (tokens > 0) {
+            store.add(tokensKey(userId, LocalDate.now(clock.withZone(ZoneOffset.UTC))), tokens, KEEP);
+        }
+    }
+
+    public DailyUsage today(long userId, Tier tier) {
+        LocalDate day = LocalDate.now(clock.withZone(ZoneOffset.UTC));
+        long requests = store.get(requestsKey(userId, day)).map(Long::parseLong).orElse(0L);
+        return new DailyUsage(Math.min(requests, tier.dailyRequests()),
+                store.get(tokensKey(userId, day)).map(Long::parseLong).orElse(0L));
+    }
+
+    private BusinessException limited(String message, long limit, long reset) {
+        long retry = Math.max(1, reset - clock.instant().getEpochSecond());
+        return new BusinessException(Problem.RATE_LIMITED, message, "The quota resets at 00:00 UTC",
+                Map.of("X-RateLimit-Limit", Long.toString(limit), "X-RateLimit-Remaining", "0",
+                        "X-RateLimit-Reset", Long.toString(reset), "Retry-After", Long.toString(retry)));
+    }
+
+    private static String requestsKey(long userId, LocalDate day) {
+        return "quota:requests:" + userId + ":" + day;
+    }
+
+    private static String tokensKey(long userId, LocalDate day) {
+        return "quota:tokens:" + userId + ":" + day;
+    }
+}

@@ -1,0 +1,14 @@
+/**
+ * The AI application backend of spec 02: models, chat, tasks, files and tenant quotas.
+ *
+ * <p>Owns: the model catalog and providers ({@code echo}, OpenAI-compatible), the per-instance limit on model
+ * calls, tenants and their tiers, the daily quotas, conversations and messages, tasks, files and their parsing, the
+ * daily usage reports.
+ *
+ * <p>Public operations: {@code TenantService.tierOf} (also read by the marketplace), {@code QuotaService},
+ * {@code ModelGateway}, {@code ModelCatalog}, and the chat, task and file services.
+ *
+ * <p>Leaves out: users and credentials (including API keys), which belong to the identity context and are referred
+ * to by user id.
+ */
+package dev.atrium.ai;

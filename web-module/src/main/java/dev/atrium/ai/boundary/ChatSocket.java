@@ -1,0 +1,199 @@
+package dev.atrium.ai.boundary;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import jakarta.inject.Inject;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.EndpointConfig;
+import jakarta.websocket.OnClose;
+import jakarta.websocket.OnError;
+import jakarta.websocket.OnMessage;
+import jakarta.websocket.OnOpen;
+import jakarta.websocket.Session;
+import jakarta.websocket.server.PathParam;
+import jakarta.websocket.server.ServerEndpoint;
+
+import dev.atrium.ai.control.ChatTurn;
+import dev.atrium.ai.control.ModelGateway;
+import dev.atrium.ai.control.QuotaService;
+import dev.atrium.identity.control.Authenticator;
+import dev.atrium.identity.control.Caller;
+import dev.atrium.platform.boundary.Json;
+import dev.atrium.platform.error.BusinessException;
+
+/**
+ * Spec 02's chat WebSocket. The connection is authenticated when it opens (bearer token in the {@code Authorization}
+ * header, or a {@code token} query parameter for browsers, which cannot set headers on WebSockets) and the path's
+ * user id must be the caller's. The client sends {@code {messages: [{role, content}], model?}}; the server answers
+ * {@code {type: content, content}} fragments, then {@code {type: done}}, or {@code {type: error, error}}.
+ */
+@ServerEndpoint(value = "/ws/chat/{user_id}", configurator = ChatSocketConfigurator.class)
+public class ChatSocket {
+
+    static final String CALLER = "atrium.caller";
+    static final String BUSY = "atrium.busy";
+    static final int MAX_MESSAGE = 10_000;
+    static final Set<String> ROLES = Set.of("system", "user", "assistant");
+
+    @Inject
+    Authenticator authenticator;
+
+    @Inject
+    ChatSockets sockets;
+
+    @Inject
+    QuotaService quotas;
+
+    @Inject
+    ModelGateway models;
+
+    @OnOpen
+    public void open(Session session, EndpointConfig config, @PathParam("user_id") String userId) throws IOException {
+        String credential = credential(session, config);
+        Caller caller;
+        try {
+            caller = authenticator.bearer(credential);
+        } catch (BusinessException e) {
+            refuse(session, "Authentication required");
+            return;
+        }
+        if (!Long.toString(caller.userId()).equals(userId) || !caller.has("chat")) {
+            refuse(session, "Not allowed");
+            return;
+        }
+        session.getUserProperties().put(CALLER, caller);
+        session.getUserProperties().put(BUSY, new AtomicBoolean());
+        sockets.register(caller.userId(), session);
+    }
+
+    @OnMessage
+    public void message(String text, Session session) {
+        if (!(session.getUserProperties().get(CALLER) instanceof Caller caller)) {
+            return;
+        }
+        var busy = (AtomicBoolean) session.getUserProperties().get(BUSY);
+        List<ChatTurn> turns;
+        QuotaService.Admission admission;
+        try {
+            JsonObject request = parse(text);
+            turns = turns(request);
+            if (!busy.compareAndSet(false, true)) {
+                throw new BusinessException(dev.atrium.platform.error.Problem.CONFLICT,
+                        "An answer is still streaming on this connection");
+            }
+            admission = admitOrRelease(caller, request, busy);
+        } catch (BusinessException e) {
+            send(session, error(e));
+            return;
+        }
+        sockets.run(() -> {
+            try {
+                var usage = models.stream(admission.model(), turns,
+                        delta -> send(session, Map.of("type", "content", "content", delta)), () -> !session.isOpen());
+                quotas.consumed(caller.userId(), usage.total());
+                send(session, Map.of("type", "done"));
+            } catch (BusinessException e) {
+                send(session, error(e));
+            } catch (RuntimeException e) {
+                send(session, Map.of("type", "error", "error", Map.of("code", 50000,
+                        "message", "Internal server error")));
+            } finally {
+                busy.set(false);
+            }
+        });
+    }
+
+    @OnClose
+    public void close(Session session) {
+        if (session.getUserProperties().get(CALLER) instanceof Caller caller) {
+            sockets.remove(caller.userId(), session);
+        }
+    }
+
+    @OnError
+    public void failed(Session session, Throwable error) {
+        close(session);
+    }
+
+    private QuotaService.Admission admitOrRelease(Caller caller, JsonObject request, AtomicBoolean busy) {
+        try {
+            String model = request.get("model") instanceof JsonString m ? m.getString() : null;
+            return quotas.admit(caller.userId(), model);
+        } catch (BusinessException e) {
+            busy.set(false);
+            throw e;
+        }
+    }
+
+    private static String credential(Session session, EndpointConfig config) {
+        Object header = config.getUserProperties().get(ChatSocketConfigurator.AUTHORIZATION);
+        if (header instanceof String h && h.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return h.substring(7).trim();
+        }
+        List<String> token = session.getRequestParameterMap().get("token");
+        return token == null || token.isEmpty() ? null : token.get(0);
+    }
+
+    private static JsonObject parse(String text) {
+        try (var reader = jakarta.json.Json.createReader(new StringReader(text))) {
+            if (reader.readValue() instanceof JsonObject o) {
+                return o;
+            }
+        } catch (RuntimeException e) {
+            throw BusinessException.badRequest("Not JSON: send {\"messages\": [{\"role\", \"content\"}]}");
+        }
+        throw BusinessException.validation("body: a JSON object with messages is required");
+    }
+
+    private static List<ChatTurn> turns(JsonObject request) {
+        if (!(request.get("messages") instanceof JsonArray messages) || messages.isEmpty()) {
+            throw BusinessException.validation("messages: at least one {role, content}");
+        }
+        var turns = new ArrayList<ChatTurn>();
+        for (int i = 0; i < messages.size(); i++) {
+            if (!(messages.get(i) instanceof JsonObject m) || !(m.get("role") instanceof JsonString role)
+                    || !(m.get("content") instanceof JsonString content) || !ROLES.contains(role.getString())
+                    || content.getString().isEmpty() || content.getString().length() > MAX_MESSAGE) {
+                throw BusinessException.validation("messages[" + i + "]: role (system, user or assistant) and "
+                        + "content (1 to " + MAX_MESSAGE + " characters) are required");
+            }
+            turns.add(new ChatTurn(role.getString(), content.getString()));
+        }
+        return turns;
+    }
+
+    private static Map<String, Object> error(BusinessException e) {
+        var error = new LinkedHashMap<String, Object>();
+        error.put("code", e.problem().code());
+        error.put("message", e.getMessage());
+        error.put("details", e.details());
+        return Map.of("type", "error", "error", error);
+    }
+
+    private static void send(Session session, Map<String, ?> data) {
+        if (!session.isOpen()) {
+            return;
+        }
+        synchronized (session) {
+            try {
+                session.getBasicRemote().sendText(Json.write(data));
+            } catch (IOException | IllegalStateException e) {
+                // the client went away; the stream notices through isOpen()
+            }
+        }
+    }
+
+    private static void refuse(Session session, String reason) throws IOException {
+        session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+    }
+}
