@@ -1,0 +1,47 @@
+package dev.atrium.marketplace.control;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.platform.messaging.Messages;
+
+/**
+ * Announces that an agent's listing changed, once the change is committed: every instance's index follows through
+ * the {@code marketplace.agents} topic, and this instance's index at once, so that whoever made the change finds
+ * it in search on their next request. Applying the same state twice changes nothing.
+ */
+@ApplicationScoped
+public class AgentChanges {
+
+    @Inject
+    Messages messages;
+
+    @Inject
+    SearchIndex index;
+
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    TransactionSynchronizationRegistry transactions;
+
+    public void changed(Agent agent) {
+        messages.publish(AgentChangeHandler.TOPIC, agent.id().toString());
+        if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
+            transactions.registerInterposedSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    if (status == Status.STATUS_COMMITTED) {
+                        index.apply(agent);
+                    }
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.atrium.marketplace.control;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+
+import dev.atrium.identity.control.UserService;
+import dev.atrium.identity.control.UserSummary;
+import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentEvent;
+import dev.atrium.marketplace.entity.AgentStatus;
+import dev.atrium.marketplace.entity.TrustLevel;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.query.Catalog;
+import dev.atrium.platform.query.EntityQuery;
+import dev.atrium.platform.query.ListQuery;
+import dev.atrium.platform.query.Listing;
+
+/**
+ * Reading the registry. Active agents are public; an agent in any other status is seen by its author and by
+ * reviewers only, and is "not found" for everyone else.
+ */
+@Stateless
+public class AgentService {
+
+    static final Catalog<Agent> AGENTS = Catalog.of(Agent.class)
+            .id("id", UUID.class)
+            .createdAt("createdAt")
+            .filterable("category", "category", String.class)
+            .filterable("author_id", "authorId", Long.class)
+            .filterable("trust_level", "trustLevel", TrustLevel.class)
+            .filterable("status", "status", AgentStatus.class)
+            .filterable("name", "name", String.class)
+            .sortable("ranking_score", "rankingScore", Double.class, true)
+            .sortable("quality_score", "qualityScore", Double.class, true)
+            .sortable("downloads", "downloads", Long.class, true)
+            .sortable("updated_at", "updatedAt", Instant.class, true)
+            .sortable("name", "name", String.class, true)
+            .search("name", "displayName", "description");
+
+    static final Catalog<AgentEvent> EVENTS = Catalog.of(AgentEvent.class)
+            .id("id", Long.class)
+            .createdAt("createdAt");
+
+    @PersistenceContext(unitName = "atrium")
+    EntityManager em;
+
+    @Inject
+    UserService users;
+
+    public Agent get(UUID id, Requester requester) {
+        Agent agent = em.find(Agent.class, id);
+        if (agent == null || !visible(agent, requester)) {
+            throw BusinessException.notFound("Agent");
+        }
+        return agent;
+    }
+
+    /** Active agents only, unless a reviewer asks (the {@code status} filter is theirs). */
+    public Listing<Agent> list(ListQuery query, Requester requester) {
+        if (!requester.reviewer()) {
+            var statuses = query.filter("status");
+            if (statuses.isPresent() && !statuses.get().stream().allMatch(s -> s.equalsIgnoreCase("active"))) {
+                throw BusinessException.forbidden("Filtering by a status other than active needs agent:review; "
+                        + "your own agents are at /v1/me/agents");
+            }
+            return new EntityQuery<>(em, AGENTS).list(query,
+                    (cb, q, root) -> cb.equal(root.get("status"), AgentStatus.ACTIVE));
+        }
+        return new EntityQuery<>(em, AGENTS).list(query);
+    }
+
+    /** The author's own agents, in every status. */
+    public Listing<Agent> mine(long authorId, ListQuery query) {
+        return new EntityQuery<>(em, AGENTS).list(query.withoutFilter("author_id"),
+                (cb, q, root) -> cb.equal(root.get("authorId"), authorId));
+    }
+
+    /** Every move of the agent, for its author and reviewers. */
+    public Listing<AgentEvent> history(UUID id, Requester requester, ListQuery query) {
+        Agent agent = em.find(Agent.class, id);
+        if (agent == null || !agent.isAuthor(requester.userId()) && !requester.reviewer()) {
+            throw BusinessException.notFound("Agent");
+        }
+        return new EntityQuery<>(em, EVENTS).list(query,
+                (cb, q, root) -> cb.equal(root.get("agentId"), id));
+    }
+
+    /** The authors of these agents by id, for their names. */
+    public Map<Long, UserSummary> authors(Collection<Agent> agents) {
+        return users.summaries(agents.stream().map(Agent::authorId).distinct().toList());
+    }
+
+    private static boolean visible(Agent agent, Requester requester) {
+        return agent.isActive() || agent.isAuthor(requester.userId()) || requester.reviewer();
+    }
+}

@@ -1,0 +1,212 @@
+package dev.atrium.marketplace.control;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+
+import dev.atrium.marketplace.entity.AgentCard;
+import dev.atrium.marketplace.entity.SemanticVersion;
+
+/**
+ * Validates an agent card: first against the card's own JSON Schema (draft 2020-12, {@link #SCHEMA_RESOURCE}), then
+ * what a schema cannot say: {@code input_schema} and {@code output_schema} must be valid JSON Schemas themselves
+ * (checked against the draft 2020-12 meta-schema), each test case's input must satisfy {@code input_schema}, and a
+ * bundle needs an entrypoint while an agent without one needs an image. Every problem is reported with its JSON
+ * pointer, not only the first. Schemas are never fetched from the network: a remote {@code $ref} fails. Thread-safe.
+ */
+public final class CardValidator {
+
+    public static final String SCHEMA_RESOURCE = "marketplace/agent-card.schema.json";
+
+    /** The result: a card when {@code problems} is empty. */
+    public record Result(AgentCard card, List<SubmissionProblem> problems) {
+
+        public boolean valid() {
+            return problems.isEmpty();
+        }
+    }
+
+    private final SchemaRegistry registry;
+    private final Schema cardSchema;
+    private final Schema metaSchema;
+
+    public CardValidator() {
+        registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                builder -> builder.schemaLoader(loader -> loader.fetchRemoteResources(false)));
+        cardSchema = registry.getSchema(schemaText(), InputFormat.JSON);
+        metaSchema = registry.getSchema(SchemaLocation.of(SpecificationVersion.DRAFT_2020_12.getDialectId()));
+    }
+
+    /** The card schema as kept in the repository and served to developers. */
+    public static String schemaText() {
+        try (InputStream in = CardValidator.class.getClassLoader().getResourceAsStream(SCHEMA_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("Missing " + SCHEMA_RESOURCE);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Result validate(String text, boolean withBundle) {
+        JsonObject card;
+        try (var reader = Json.createReader(new StringReader(text == null ? "" : text))) {
+            JsonValue value = reader.readValue();
+            if (!(value instanceof JsonObject object)) {
+                return new Result(null, List.of(SubmissionProblem.card("", "The card must be a JSON object")));
+            }
+            card = object;
+        } catch (JsonException e) {
+            return new Result(null, List.of(SubmissionProblem.card("", "The card is not valid JSON")));
+        }
+        var problems = new LinkedHashSet<SubmissionProblem>();
+        report(problems, "", cardSchema.validate(card.toString(), InputFormat.JSON));
+        boolean inputSchemaValid = checkSchema(problems, card, "input_schema");
+        checkSchema(problems, card, "output_schema");
+        if (inputSchemaValid) {
+            checkTestCases(problems, card);
+        }
+        checkRuntime(problems, card, withBundle);
+        if (!problems.isEmpty()) {
+            var sorted = new ArrayList<>(problems);
+            sorted.sort(Comparator.comparing(SubmissionProblem::pointer));
+            return new Result(null, List.copyOf(sorted));
+        }
+        return new Result(toCard(card), List.of());
+    }
+
+    /** Validates one value against a JSON Schema given as text; an empty list means valid. */
+    public List<SubmissionProblem> validateAgainst(String schema, String instance) {
+        var problems = new LinkedHashSet<SubmissionProblem>();
+        report(problems, "", registry.getSchema(schema, InputFormat.JSON).validate(instance, InputFormat.JSON));
+        return List.copyOf(problems);
+    }
+
+    private boolean checkSchema(java.util.Set<SubmissionProblem> problems, JsonObject card, String field) {
+        if (!(card.get(field) instanceof JsonObject schema)) {
+            return false;
+        }
+        int before = problems.size();
+        report(problems, "/" + field, metaSchema.validate(schema.toString(), InputFormat.JSON));
+        if (problems.size() == before) {
+            try {
+                // compiling every keyword now resolves each $ref, so a remote or broken one fails here
+                registry.getSchema(schema.toString(), InputFormat.JSON).initializeValidators();
+            } catch (RuntimeException e) {
+                problems.add(SubmissionProblem.card("/" + field, "Not a usable JSON Schema: " + brief(e)));
+            }
+        }
+        return problems.size() == before;
+    }
+
+    private void checkTestCases(java.util.Set<SubmissionProblem> problems, JsonObject card) {
+        if (!(card.get("test_cases") instanceof jakarta.json.JsonArray cases)) {
+            return;
+        }
+        Schema input = registry.getSchema(card.getJsonObject("input_schema").toString(), InputFormat.JSON);
+        for (int i = 0; i < cases.size(); i++) {
+            if (cases.get(i) instanceof JsonObject c && c.get("input") instanceof JsonObject in) {
+                report(problems, "/test_cases/" + i + "/input", input.validate(in.toString(), InputFormat.JSON));
+            }
+        }
+    }
+
+    private static void checkRuntime(java.util.Set<SubmissionProblem> problems, JsonObject card, boolean withBundle) {
+        if (!(card.get("runtime") instanceof JsonObject runtime)) {
+            return;
+        }
+        if (withBundle && !runtime.containsKey("entrypoint")) {
+            problems.add(SubmissionProblem.card("/runtime/entrypoint",
+                    "required when a bundle is submitted: the command the sandbox runs, e.g. [\"python3\",\"main.py\"]"));
+        }
+        if (!withBundle && !runtime.containsKey("docker_image")) {
+            problems.add(SubmissionProblem.card("/runtime/docker_image",
+                    "required when no bundle is submitted: the image the sandbox runs"));
+        }
+    }
+
+    private static void report(java.util.Set<SubmissionProblem> problems, String prefix, List<Error> errors) {
+        for (Error e : errors) {
+            String pointer = prefix + pointer(e);
+            String message = e.getMessage();
+            // "/x: message" is how the library words it; the pointer has its own field
+            int colon = message.indexOf(": ");
+            if (colon > 0 && message.substring(0, colon).equals(e.getInstanceLocation().toString())) {
+                message = message.substring(colon + 2);
+            }
+            problems.add(SubmissionProblem.card(pointer, message));
+        }
+    }
+
+    /** The instance location; a missing required property points at the property itself. */
+    private static String pointer(Error e) {
+        String location = e.getInstanceLocation().toString();
+        location = location.equals("$") || location.equals("/") ? "" : location;
+        if ("required".equals(e.getKeyword()) && e.getProperty() != null) {
+            return location + "/" + escape(e.getProperty());
+        }
+        return location;
+    }
+
+    private static String escape(String token) {
+        return token.replace("~", "~0").replace("/", "~1");
+    }
+
+    private static String brief(RuntimeException e) {
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m.length() > 200 ? m.substring(0, 200) : m;
+    }
+
+    private static AgentCard toCard(JsonObject card) {
+        JsonObject runtime = card.getJsonObject("runtime");
+        String name = card.getString("name");
+        return new AgentCard(
+                card.toString(),
+                name,
+                card.getString("display_name", name),
+                SemanticVersion.parse(card.getString("version")),
+                card.getString("description"),
+                card.getString("category"),
+                strings(card, "tags"),
+                strings(card, "capabilities"),
+                card.getJsonObject("input_schema").toString(),
+                card.getJsonObject("output_schema").toString(),
+                card.containsKey("pricing") ? card.getJsonObject("pricing").toString() : null,
+                runtime.getString("docker_image", null),
+                strings(runtime, "entrypoint"),
+                runtime.get("memory_mb") instanceof JsonNumber n ? n.intValue() : null,
+                runtime.get("timeout_s") instanceof JsonNumber n ? n.intValue() : null,
+                runtime.getBoolean("requires_network", false),
+                card.get("quality_score") instanceof JsonNumber q ? q.doubleValue() : 0,
+                card.getString("trust_level", null),
+                card.containsKey("test_cases") ? card.getJsonArray("test_cases").size() : 0);
+    }
+
+    private static List<String> strings(JsonObject object, String field) {
+        if (!(object.get(field) instanceof jakarta.json.JsonArray array)) {
+            return List.of();
+        }
+        return array.stream().map(v -> ((JsonString) v).getString()).toList();
+    }
+}

@@ -1,0 +1,62 @@
+package dev.atrium.marketplace.control;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** The marketplace's configuration ({@code atrium.marketplace.*}, also as {@code ATRIUM_MARKETPLACE_*}). */
+@ApplicationScoped
+public class MarketplaceSettings {
+
+    /** The spec's free tier: at most 3 published agents. */
+    public static final int FREE_TIER_AGENTS = 3;
+    /** Smoke tests run at most this many of a card's test cases. */
+    public static final int SMOKE_TEST_CASES = 3;
+    public static final int CARD_MAX_BYTES = 256 * 1024;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.bundle.max-bytes", defaultValue = "20971520")
+    long bundleMaxBytes;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.bundle.max-unpacked-bytes", defaultValue = "209715200")
+    long bundleMaxUnpackedBytes;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.bundle.max-entries", defaultValue = "10000")
+    int bundleMaxEntries;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.review-hours", defaultValue = "24")
+    int reviewHours;
+
+    @Inject
+    @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
+    String dataDir;
+
+    public long bundleMaxBytes() {
+        return bundleMaxBytes;
+    }
+
+    /** What a whole submission request may carry: the bundle plus the card and the multipart framing. */
+    public long requestMaxBytes() {
+        return bundleMaxBytes + CARD_MAX_BYTES + 64 * 1024;
+    }
+
+    public BundleInspector inspector() {
+        return new BundleInspector(bundleMaxEntries, bundleMaxUnpackedBytes);
+    }
+
+    public Duration reviewWithin() {
+        return Duration.ofHours(reviewHours);
+    }
+
+    /** Where native libraries of the embedding model are unpacked. */
+    public Path nativeDir() {
+        return Path.of(dataDir).toAbsolutePath().normalize().resolve("native");
+    }
+}

@@ -1,0 +1,51 @@
+package dev.atrium.marketplace.control;
+
+import java.nio.file.Path;
+
+import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+
+/**
+ * all-MiniLM-L6-v2 (384 dimensions) run in process by ONNX Runtime; the model file and the tokenizer come inside
+ * Maven artifacts, so nothing is downloaded. Loading takes a couple of seconds, so one instance serves the whole
+ * application; it is thread-safe. The native libraries of ONNX Runtime and of the tokenizer are unpacked from their
+ * jars: ONNX Runtime into a temporary directory, the tokenizer into {@code nativeDir} (DJL's engine cache), and DJL is
+ * kept offline so that a missing library fails instead of being fetched.
+ */
+public final class MiniLmEmbedder implements TextEmbedder {
+
+    public static final String MODEL_ID = "all-minilm-l6-v2";
+    public static final int DIMENSION = 384;
+
+    private final AllMiniLmL6V2EmbeddingModel model;
+
+    public MiniLmEmbedder(Path nativeDir) {
+        if (nativeDir != null && System.getProperty("ENGINE_CACHE_DIR") == null) {
+            System.setProperty("ENGINE_CACHE_DIR", nativeDir.toAbsolutePath().toString());
+        }
+        System.setProperty("ai.djl.offline", "true");
+        // the model's classes and the native loaders must see the jars they were loaded from
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(MiniLmEmbedder.class.getClassLoader());
+        try {
+            this.model = new AllMiniLmL6V2EmbeddingModel();
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    @Override
+    public float[] embed(String text) {
+        return model.embed(text).content().vector();
+    }
+
+    @Override
+    public String modelId() {
+        return MODEL_ID;
+    }
+
+    @Override
+    public int dimension() {
+        return DIMENSION;
+    }
+}

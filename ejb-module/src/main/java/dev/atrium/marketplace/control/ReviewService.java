@@ -1,0 +1,108 @@
+package dev.atrium.marketplace.control;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+
+import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentAction;
+import dev.atrium.marketplace.entity.AgentEvent;
+import dev.atrium.marketplace.entity.AgentStatus;
+import dev.atrium.marketplace.entity.Submission;
+import dev.atrium.marketplace.entity.SubmissionStatus;
+import dev.atrium.marketplace.entity.TakedownReason;
+import dev.atrium.marketplace.entity.TrustLevel;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.query.Catalog;
+import dev.atrium.platform.query.EntityQuery;
+import dev.atrium.platform.query.ListQuery;
+import dev.atrium.platform.query.Listing;
+
+/**
+ * Human review and takedown: approving a pending agent lists it (searchable), rejecting sends it back to its author
+ * with reasons, a takedown suspends a listed agent. Each move is recorded with the reviewer, the time and the reason,
+ * and announced so that every instance's search index follows.
+ */
+@Stateless
+public class ReviewService {
+
+    static final Catalog<Submission> SUBMISSIONS = Catalog.of(Submission.class)
+            .id("id", UUID.class)
+            .createdAt("createdAt")
+            .filterable("status", "status", SubmissionStatus.class)
+            .filterable("agent_id", "agentId", UUID.class)
+            .filterable("author_id", "authorId", Long.class)
+            .filterable("name", "name", String.class)
+            .sortable("review_due_at", "reviewDueAt", java.time.Instant.class, true)
+            .search("name");
+
+    @PersistenceContext(unitName = "atrium")
+    EntityManager em;
+
+    @Inject
+    AgentRepository agents;
+
+    @Inject
+    AgentChanges changes;
+
+    @Inject
+    Clock clock;
+
+    public Listing<Submission> submissions(ListQuery query) {
+        return new EntityQuery<>(em, SUBMISSIONS).list(query);
+    }
+
+    public Agent approve(UUID id, long reviewer, TrustLevel granted, String note) {
+        Agent agent = locked(id);
+        Instant now = clock.instant();
+        agent.approve(granted, now);
+        pending(agent).approve(reviewer, note, now);
+        record(agent, AgentAction.APPROVED, AgentStatus.PENDING, reviewer, granted == null ? null
+                : "trust_level:" + granted.value(), note, now);
+        return agent;
+    }
+
+    public Agent reject(UUID id, long reviewer, List<String> reasons) {
+        Agent agent = locked(id);
+        Instant now = clock.instant();
+        agent.reject(now);
+        String text = String.join("\n", reasons);
+        pending(agent).reject(reviewer, text, now);
+        record(agent, AgentAction.REJECTED, AgentStatus.PENDING, reviewer, null, text, now);
+        return agent;
+    }
+
+    public Agent takeDown(UUID id, long reviewer, TakedownReason reason, String details) {
+        Agent agent = locked(id);
+        Instant now = clock.instant();
+        agent.takeDown(now);
+        record(agent, AgentAction.TAKEN_DOWN, AgentStatus.ACTIVE, reviewer, reason.value(), details, now);
+        return agent;
+    }
+
+    private Agent locked(UUID id) {
+        Agent agent = em.find(Agent.class, id, LockModeType.PESSIMISTIC_WRITE);
+        if (agent == null) {
+            throw BusinessException.notFound("Agent");
+        }
+        return agent;
+    }
+
+    private Submission pending(Agent agent) {
+        return agents.pendingSubmission(agent.id())
+                .orElseThrow(() -> BusinessException.conflict("The agent has no submission waiting for review"));
+    }
+
+    private void record(Agent agent, AgentAction action, AgentStatus from, long actor, String code, String reason,
+                        Instant now) {
+        em.persist(new AgentEvent(agent, action, from, actor, code, reason, now));
+        changes.changed(agent);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.atrium.marketplace.control;
+
+import java.util.ArrayList;
+import java.util.UUID;
+import java.util.logging.Logger;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+
+import dev.atrium.marketplace.entity.Agent;
+
+/**
+ * Loads the embedding model and builds this instance's search index from the active agents in the database while
+ * the application starts, so the first search neither waits for the model nor misses agents. Agents whose stored
+ * vector came from another model (or none) are embedded again and saved.
+ */
+@Startup
+@Singleton
+@DependsOn("DatabaseMigrations")
+public class SearchIndexStartup {
+
+    private static final Logger LOG = Logger.getLogger(SearchIndexStartup.class.getName());
+    private static final int SLICE = 500;
+
+    @Inject
+    Embeddings embeddings;
+
+    @Inject
+    SearchIndex index;
+
+    @PersistenceContext(unitName = "atrium")
+    EntityManager em;
+
+    @Inject
+    AgentRepository agents;
+
+    @PostConstruct
+    void build() {
+        long started = System.nanoTime();
+        String model = embeddings.modelId();
+        // only the index entries are kept; each slice of rows leaves the persistence context once read
+        var entries = new ArrayList<AgentIndex.Entry>();
+        UUID after = null;
+        while (true) {
+            var slice = agents.active(after, SLICE);
+            for (Agent a : slice) {
+                if (a.embedding() == null || !model.equals(a.embeddingModel())) {
+                    Agent managed = em.merge(a);
+                    managed.reembed(embeddings.embed(SearchIndex.entry(managed).text()), model);
+                    a = managed;
+                }
+                entries.add(SearchIndex.entry(a));
+            }
+            em.flush();
+            em.clear();
+            if (slice.size() < SLICE) {
+                break;
+            }
+            after = slice.get(slice.size() - 1).id();
+        }
+        index.replaceEntries(entries);
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        LOG.info(() -> "Search index of " + entries.size() + " active agents built in " + ms + " ms");
+    }
+}

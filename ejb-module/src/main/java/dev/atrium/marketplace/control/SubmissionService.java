@@ -1,0 +1,162 @@
+package dev.atrium.marketplace.control;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.UUID;
+
+import jakarta.annotation.Resource;
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import dev.atrium.ai.control.TenantService;
+import dev.atrium.ai.entity.Tier;
+import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentAction;
+import dev.atrium.marketplace.entity.AgentCard;
+import dev.atrium.marketplace.entity.AgentEvent;
+import dev.atrium.marketplace.entity.AgentStatus;
+import dev.atrium.marketplace.entity.SmokeStatus;
+import dev.atrium.marketplace.entity.StoredBundle;
+import dev.atrium.marketplace.entity.Submission;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.objects.ObjectStore;
+import dev.atrium.platform.persistence.Constraints;
+
+/**
+ * The submission pipeline: bundle checks and card validation (every problem reported), then the smoke step, then
+ * the record stored as {@code pending} with its capability embedding, the bundle in the object store, and a
+ * submission awaiting review. A card whose name exists is a new version of that agent when it comes from the same
+ * author with a higher version, a conflict otherwise.
+ */
+@Stateless
+public class SubmissionService {
+
+    /** Why the smoke step did not run, stored with the submission and answered to the developer. */
+    public static final String SMOKE_NOT_RUN = "The sandbox that runs smoke tests is not available yet; "
+            + "the test cases were validated against input_schema but not executed";
+
+    @PersistenceContext(unitName = "atrium")
+    EntityManager em;
+
+    @Inject
+    AgentRepository agents;
+
+    @Inject
+    CardValidation cards;
+
+    @Inject
+    MarketplaceSettings settings;
+
+    @Inject
+    Embeddings embeddings;
+
+    @Inject
+    ObjectStore objects;
+
+    @Inject
+    TenantService tenants;
+
+    @Inject
+    AgentChanges changes;
+
+    @Inject
+    Clock clock;
+
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    TransactionSynchronizationRegistry transactions;
+
+    /** {@code bundle} is the uploaded archive on disk, or null when the agent runs from its image alone. */
+    public SubmissionOutcome submit(long authorId, String cardText, Path bundle) {
+        var problems = new ArrayList<SubmissionProblem>();
+        BundleInspector.Inspection inspection = null;
+        if (bundle != null) {
+            inspection = settings.inspector().inspect(bundle);
+            problems.addAll(inspection.problems());
+        }
+        CardValidator.Result validation = cards.validator().validate(cardText, bundle != null);
+        problems.addAll(validation.problems());
+        if (!problems.isEmpty()) {
+            return SubmissionOutcome.rejected(problems);
+        }
+        AgentCard card = validation.card();
+        Instant now = clock.instant();
+        var existing = agents.findByName(card.name());
+        if (existing.isPresent() && !existing.get().isAuthor(authorId)) {
+            throw BusinessException.conflict("name: '" + card.name() + "' is taken by another developer's agent");
+        }
+        if (existing.isEmpty() && tenants.tierOf(authorId) == Tier.FREE
+                && agents.countPublished(authorId) >= MarketplaceSettings.FREE_TIER_AGENTS) {
+            throw BusinessException.forbidden("The free tier allows at most " + MarketplaceSettings.FREE_TIER_AGENTS
+                    + " published agents; upgrade, or resubmit one of yours as a new version");
+        }
+        UUID agentId = existing.map(Agent::id).orElseGet(UUID::randomUUID);
+        StoredBundle stored = bundle == null ? null : store(agentId, card, bundle, inspection.format());
+        float[] vector = embeddings.embed(card.embeddingText());
+        String model = embeddings.modelId();
+        // the smoke step: the sandbox comes with marketplace II; until then the outcome is "not run", never "passed"
+        SmokeStatus smoke = SmokeStatus.NOT_RUN;
+
+        Agent agent;
+        AgentStatus before;
+        AgentAction action;
+        if (existing.isPresent()) {
+            agent = existing.get();
+            before = agent.resubmit(card, stored, smoke, vector, model, now);
+            agents.pendingSubmission(agent.id()).ifPresent(s -> s.supersede(now));
+            action = AgentAction.RESUBMITTED;
+        } else {
+            agent = Agent.submitted(agentId, authorId, card, stored, smoke, vector, model, now);
+            if (!Constraints.persistUnique(em, agent)) {
+                throw BusinessException.conflict("name: '" + card.name() + "' was taken at the same moment");
+            }
+            before = null;
+            action = AgentAction.SUBMITTED;
+        }
+        var submission = new Submission(agent.id(), authorId, card, stored, smoke, SMOKE_NOT_RUN,
+                settings.reviewWithin(), now);
+        em.persist(submission);
+        em.persist(new AgentEvent(agent, action, before, authorId, null,
+                "Version " + card.version() + " submitted for review", now));
+        if (before == AgentStatus.ACTIVE) {
+            changes.changed(agent);
+        }
+        return SubmissionOutcome.accepted(agent, submission);
+    }
+
+    private StoredBundle store(UUID agentId, AgentCard card, Path bundle, String format) {
+        String key = "marketplace/agents/" + agentId + "/" + card.version() + "/" + UUID.randomUUID()
+                + "/bundle." + format;
+        String type = format.equals(BundleInspector.ZIP) ? "application/zip" : "application/gzip";
+        long size;
+        try (InputStream in = Files.newInputStream(bundle)) {
+            size = objects.put(key, in, type);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        // the row and the object go together: a rolled-back submission leaves no bundle behind
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status != Status.STATUS_COMMITTED) {
+                    objects.delete(key);
+                }
+            }
+        });
+        return new StoredBundle(key, size, format);
+    }
+}

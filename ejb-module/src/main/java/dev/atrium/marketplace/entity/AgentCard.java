@@ -1,0 +1,63 @@
+package dev.atrium.marketplace.entity;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A card that passed validation, with the values the record and search read from it. {@code json} is the card as
+ * submitted (compact JSON); {@code inputSchema}/{@code outputSchema} are compact JSON too.
+ */
+public record AgentCard(
+        String json,
+        String name,
+        String displayName,
+        SemanticVersion version,
+        String description,
+        String category,
+        List<String> tags,
+        List<String> capabilities,
+        String inputSchema,
+        String outputSchema,
+        String pricingJson,
+        String dockerImage,
+        List<String> entrypoint,
+        Integer memoryMb,
+        Integer timeoutS,
+        boolean requiresNetwork,
+        double qualityScore,
+        String claimedTrustLevel,
+        int testCases) {
+
+    public AgentCard {
+        tags = List.copyOf(tags);
+        capabilities = List.copyOf(capabilities);
+        entrypoint = List.copyOf(entrypoint);
+    }
+
+    /**
+     * The text whose embedding stands for the agent in semantic search: what it is called, what it says it does,
+     * its capabilities, tags and category. Hyphens and underscores in names become spaces, as a user would write.
+     */
+    public String embeddingText() {
+        return embeddingText(displayName, description, capabilities, tags, category);
+    }
+
+    public static String embeddingText(String displayName, String description, List<String> capabilities,
+                                       List<String> tags, String category) {
+        var parts = new ArrayList<String>();
+        parts.add(displayName + ".");
+        parts.add(description);
+        if (!capabilities.isEmpty()) {
+            parts.add("Capabilities: " + words(String.join(", ", capabilities)) + ".");
+        }
+        if (!tags.isEmpty()) {
+            parts.add("Tags: " + words(String.join(", ", tags)) + ".");
+        }
+        parts.add("Category: " + words(category) + ".");
+        return String.join(" ", parts);
+    }
+
+    public static String words(String identifier) {
+        return identifier.replace('-', ' ').replace('_', ' ');
+    }
+}

@@ -1,0 +1,183 @@
+package dev.atrium.marketplace.entity;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import dev.atrium.platform.error.BusinessException;
+
+/**
+ * One accepted submission of one version: the card and bundle as submitted, the smoke-test outcome and the review
+ * decision. Rejected-at-validation submissions are answered, not stored.
+ */
+@Entity
+@Table(name = "agent_submissions")
+public class Submission {
+
+    @Id
+    private UUID id;
+
+    @Column(name = "agent_id", nullable = false)
+    private UUID agentId;
+
+    @Column(name = "author_id", nullable = false)
+    private long authorId;
+
+    @Column(nullable = false, length = 64)
+    private String name;
+
+    @Column(name = "version", nullable = false, length = 64)
+    private String semanticVersion;
+
+    @Column(name = "agent_card", nullable = false, length = 200_000)
+    private String card;
+
+    @Column(name = "bundle_key", length = 300)
+    private String bundleKey;
+
+    @Column(name = "bundle_size")
+    private Long bundleSize;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "smoke_status", nullable = false, length = 20)
+    private SmokeStatus smokeStatus;
+
+    @Column(name = "smoke_detail", length = 500)
+    private String smokeDetail;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false, length = 20)
+    private SubmissionStatus status;
+
+    @Column(name = "review_due_at", nullable = false)
+    private Instant reviewDueAt;
+
+    @Column(name = "decided_at")
+    private Instant decidedAt;
+
+    @Column(name = "decided_by")
+    private Long decidedBy;
+
+    @Column(name = "decision_note", length = 4000)
+    private String decisionNote;
+
+    @Column(name = "created_at", nullable = false)
+    private Instant createdAt;
+
+    protected Submission() {
+    }
+
+    public Submission(UUID agentId, long authorId, AgentCard card, StoredBundle bundle, SmokeStatus smoke,
+                      String smokeDetail, Duration reviewWithin, Instant now) {
+        this.id = UUID.randomUUID();
+        this.agentId = agentId;
+        this.authorId = authorId;
+        this.name = card.name();
+        this.semanticVersion = card.version().toString();
+        this.card = card.json();
+        this.bundleKey = bundle == null ? null : bundle.key();
+        this.bundleSize = bundle == null ? null : bundle.size();
+        this.smokeStatus = smoke;
+        this.smokeDetail = smokeDetail;
+        this.status = SubmissionStatus.PENDING_REVIEW;
+        this.reviewDueAt = now.plus(reviewWithin);
+        this.createdAt = now;
+    }
+
+    public void approve(long reviewer, String note, Instant now) {
+        decide(SubmissionStatus.APPROVED, reviewer, note, now);
+    }
+
+    public void reject(long reviewer, String reasons, Instant now) {
+        decide(SubmissionStatus.REJECTED, reviewer, reasons, now);
+    }
+
+    /** A newer version arrived before this one was reviewed. */
+    public void supersede(Instant now) {
+        if (status == SubmissionStatus.PENDING_REVIEW) {
+            status = SubmissionStatus.SUPERSEDED;
+            decidedAt = now;
+        }
+    }
+
+    private void decide(SubmissionStatus outcome, long reviewer, String note, Instant now) {
+        if (status != SubmissionStatus.PENDING_REVIEW) {
+            throw BusinessException.conflict("The submission was already decided: " + status.value());
+        }
+        this.status = outcome;
+        this.decidedBy = reviewer;
+        this.decisionNote = note;
+        this.decidedAt = now;
+    }
+
+    public UUID id() {
+        return id;
+    }
+
+    public UUID agentId() {
+        return agentId;
+    }
+
+    public long authorId() {
+        return authorId;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String version() {
+        return semanticVersion;
+    }
+
+    public String cardJson() {
+        return card;
+    }
+
+    public String bundleKey() {
+        return bundleKey;
+    }
+
+    public Long bundleSize() {
+        return bundleSize;
+    }
+
+    public SmokeStatus smokeStatus() {
+        return smokeStatus;
+    }
+
+    public String smokeDetail() {
+        return smokeDetail;
+    }
+
+    public SubmissionStatus status() {
+        return status;
+    }
+
+    public Instant reviewDueAt() {
+        return reviewDueAt;
+    }
+
+    public Instant decidedAt() {
+        return decidedAt;
+    }
+
+    public Long decidedBy() {
+        return decidedBy;
+    }
+
+    public String decisionNote() {
+        return decisionNote;
+    }
+
+    public Instant createdAt() {
+        return createdAt;
+    }
+}

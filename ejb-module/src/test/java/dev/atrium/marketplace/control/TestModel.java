@@ -1,0 +1,19 @@
+package dev.atrium.marketplace.control;
+
+import java.nio.file.Path;
+
+/** The real embedding model, loaded once for all the tests of a run (loading takes seconds). */
+final class TestModel {
+
+    private static MiniLmEmbedder embedder;
+
+    private TestModel() {
+    }
+
+    static synchronized MiniLmEmbedder embedder() {
+        if (embedder == null) {
+            embedder = new MiniLmEmbedder(Path.of("target", "native"));
+        }
+        return embedder;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.atrium.marketplace.boundary;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import dev.atrium.marketplace.entity.AgentEvent;
+
+/** One move in an agent's history: who did what, when and why. */
+public record AgentEventView(
+        long id,
+        UUID agentId,
+        @Schema(enumeration = {"submitted", "resubmitted", "approved", "rejected", "taken_down"}) String action,
+        @Schema(nullable = true) String fromStatus,
+        String toStatus,
+        String version,
+        @Schema(description = "The user who made the move: the author or a reviewer") long actorId,
+        @Schema(nullable = true, description = "For a takedown, the spec's reason; for an approval, a granted trust level")
+        String reasonCode,
+        @Schema(nullable = true) String reason,
+        Instant createdAt) {
+
+    static AgentEventView from(AgentEvent e) {
+        return new AgentEventView(e.id(), e.agentId(), e.action().value(),
+                e.fromStatus() == null ? null : e.fromStatus().value(), e.toStatus().value(), e.agentVersion(),
+                e.actorId(), e.reasonCode(), e.reason(), e.createdAt());
+    }
+}

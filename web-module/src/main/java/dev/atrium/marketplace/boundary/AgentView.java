@@ -1,0 +1,60 @@
+package dev.atrium.marketplace.boundary;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import dev.atrium.identity.control.UserSummary;
+import dev.atrium.marketplace.entity.Agent;
+
+/** The agent record of spec 03 as the API shows it. */
+public record AgentView(
+        UUID id,
+        @Schema(description = "Unique slug") String name,
+        String displayName,
+        long authorId,
+        @Schema(description = "The author's username", nullable = true) String authorName,
+        String description,
+        @Schema(description = "Semantic version MAJOR.MINOR.PATCH") String version,
+        @Schema(description = "The full agent card as submitted") Object agentCard,
+        List<String> capabilities,
+        @Schema(description = "The card's pricing object", nullable = true) Object pricing,
+        @Schema(enumeration = {"unverified", "community", "official"}) String trustLevel,
+        @Schema(enumeration = {"pending", "active", "suspended", "rejected"},
+                description = "pending = waiting for review; active = listed and searchable; suspended = taken down; "
+                        + "rejected = turned down at review")
+        String status,
+        long downloads,
+        @Schema(description = "1 to 5, 0 before any review") int avgRating,
+        String dockerImage,
+        String category,
+        @Schema(description = "0 to 5") double qualityScore,
+        long totalCalls,
+        @Schema(description = "The spec's ranking score, 0 to 1") double rankingScore,
+        @Schema(enumeration = {"not_run", "passed", "failed"},
+                description = "Smoke tests at submission; not_run until the sandbox exists")
+        String smokeTests,
+        Instant createdAt,
+        Instant updatedAt,
+        Map<String, String> _links) {
+
+    static final String BASE = "/v1/agents/";
+
+    static AgentView from(Agent a, Map<Long, UserSummary> authors) {
+        var links = new LinkedHashMap<String, String>();
+        links.put("self", BASE + a.id());
+        links.put("history", BASE + a.id() + "/history");
+        links.put("a2a_card", BASE + a.id() + "/a2a-card");
+        links.put("mcp_tool", BASE + a.id() + "/mcp-tool");
+        UserSummary author = authors.get(a.authorId());
+        return new AgentView(a.id(), a.name(), a.displayName(), a.authorId(), author == null ? null : author.username(),
+                a.description(), a.version().toString(), JsonValues.object(a.cardJson()),
+                JsonValues.strings(a.capabilitiesJson()), JsonValues.object(a.pricingJson()), a.trustLevel().value(),
+                a.status().value(), a.downloads(), a.avgRating(), a.dockerImage(), a.category(), a.qualityScore(),
+                a.totalCalls(), a.rankingScore(), a.smokeStatus().value(), a.createdAt(), a.updatedAt(), links);
+    }
+}

@@ -1,0 +1,105 @@
+package dev.atrium.marketplace.boundary;
+
+import java.util.LinkedHashSet;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+
+import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentCard;
+
+/**
+ * An agent card as other protocols describe agents and tools, with their own (camelCase) field names:
+ * an A2A AgentCard (Agent2Agent protocol 0.3) and an MCP tool descriptor. As the spec maps them: name and
+ * description carry over, {@code capabilities} become skills, the input and output schemas set the modes (JSON
+ * objects, so {@code application/json}) and the MCP {@code inputSchema}, and the url is the agent's invoke endpoint,
+ * called with a bearer credential.
+ */
+final class InteropCards {
+
+    static final String A2A_PROTOCOL_VERSION = "0.3.0";
+    static final String JSON = "application/json";
+
+    private InteropCards() {
+    }
+
+    static JsonObject a2a(Agent agent, String authorName, String baseUrl) {
+        JsonObject card = JsonValues.object(agent.cardJson());
+        String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        var tags = new LinkedHashSet<String>();
+        tags.add(agent.category());
+        if (card.containsKey("tags")) {
+            card.getJsonArray("tags").forEach(t -> tags.add(((JsonString) t).getString()));
+        }
+        JsonArrayBuilder examples = Json.createArrayBuilder();
+        if (card.containsKey("test_cases")) {
+            card.getJsonArray("test_cases").stream().limit(3)
+                    .forEach(c -> examples.add(c.asJsonObject().getJsonObject("input").toString()));
+        }
+        JsonArray skills = skills(agent, tags, examples.build());
+        var provider = Json.createObjectBuilder().add("organization", authorName == null
+                ? "Atrium developer " + agent.authorId() : authorName).add("url", base);
+        return Json.createObjectBuilder()
+                .add("protocolVersion", A2A_PROTOCOL_VERSION)
+                .add("name", agent.displayName())
+                .add("description", agent.description())
+                .add("url", base + "/v1/agents/" + agent.id() + "/invoke")
+                .add("version", agent.version().toString())
+                .add("provider", provider)
+                .add("documentationUrl", base + "/v1/agents/" + agent.id())
+                .add("capabilities", Json.createObjectBuilder().add("streaming", false)
+                        .add("pushNotifications", false).add("stateTransitionHistory", false))
+                .add("securitySchemes", Json.createObjectBuilder().add("bearer", Json.createObjectBuilder()
+                        .add("type", "http").add("scheme", "bearer").add("bearerFormat", "JWT")
+                        .add("description", "An Atrium access token or sk- API key")))
+                .add("security", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("bearer", Json.createArrayBuilder())))
+                .add("defaultInputModes", Json.createArrayBuilder().add(JSON))
+                .add("defaultOutputModes", Json.createArrayBuilder().add(JSON))
+                .add("skills", skills)
+                .add("supportsAuthenticatedExtendedCard", false)
+                .build();
+    }
+
+    private static JsonArray skills(Agent agent, LinkedHashSet<String> tags, JsonArray examples) {
+        var skills = Json.createArrayBuilder();
+        for (String capability : JsonValues.strings(agent.capabilitiesJson())) {
+            var tagArray = Json.createArrayBuilder();
+            tags.forEach(tagArray::add);
+            var skill = Json.createObjectBuilder()
+                    .add("id", capability)
+                    .add("name", AgentCard.words(capability))
+                    .add("description", AgentCard.words(capability) + ": " + agent.description())
+                    .add("tags", tagArray)
+                    .add("inputModes", Json.createArrayBuilder().add(JSON))
+                    .add("outputModes", Json.createArrayBuilder().add(JSON));
+            if (!examples.isEmpty()) {
+                skill.add("examples", examples);
+            }
+            skills.add(skill);
+        }
+        return skills.build();
+    }
+
+    /** MCP's Tool: {@code name}, {@code title}, {@code description}, {@code inputSchema}, {@code outputSchema}. */
+    static JsonObject mcpTool(Agent agent) {
+        JsonObject card = JsonValues.object(agent.cardJson());
+        return Json.createObjectBuilder()
+                .add("name", agent.name())
+                .add("title", agent.displayName())
+                .add("description", agent.description())
+                .add("inputSchema", card.getJsonObject("input_schema"))
+                .add("outputSchema", card.getJsonObject("output_schema"))
+                .add("annotations", Json.createObjectBuilder().add("title", agent.displayName())
+                        .add("openWorldHint", runtimeNeedsNetwork(card)))
+                .build();
+    }
+
+    private static boolean runtimeNeedsNetwork(JsonObject card) {
+        JsonObject runtime = card.getJsonObject("runtime");
+        return runtime != null && runtime.getBoolean("requires_network", false);
+    }
+}

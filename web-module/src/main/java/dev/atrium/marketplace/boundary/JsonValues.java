@@ -1,0 +1,30 @@
+package dev.atrium.marketplace.boundary;
+
+import java.io.StringReader;
+import java.util.List;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+
+/** Reads the JSON text columns of the record back into JSON values. */
+final class JsonValues {
+
+    private JsonValues() {
+    }
+
+    static JsonObject object(String text) {
+        if (text == null) {
+            return null;
+        }
+        try (var reader = Json.createReader(new StringReader(text))) {
+            return reader.readObject();
+        }
+    }
+
+    static List<String> strings(String arrayText) {
+        try (var reader = Json.createReader(new StringReader(arrayText))) {
+            return reader.readArray().stream().map(v -> ((JsonString) v).getString()).toList();
+        }
+    }
+}

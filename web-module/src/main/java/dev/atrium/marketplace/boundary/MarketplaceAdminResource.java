@@ -1,0 +1,101 @@
+package dev.atrium.marketplace.boundary;
+
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.identity.boundary.Callers;
+import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.marketplace.control.AgentService;
+import dev.atrium.marketplace.control.ReviewService;
+import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.TakedownReason;
+import dev.atrium.marketplace.entity.TrustLevel;
+import dev.atrium.platform.boundary.Envelopes;
+import dev.atrium.platform.boundary.ListRequest;
+import dev.atrium.platform.boundary.openapi.ListOf;
+
+/** Human review of submissions, and manual takedown (permission {@code agent:review}). */
+@Path("v1/admin")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "marketplace")
+@RequiresPermission(Requesters.REVIEW)
+public class MarketplaceAdminResource {
+
+    @Inject
+    ReviewService reviews;
+
+    @Inject
+    AgentService agents;
+
+    @Inject
+    HttpServletRequest request;
+
+    @Context
+    UriInfo uri;
+
+    @GET
+    @Path("submissions")
+    @Operation(summary = "Submissions, newest first; status=pending_review for the review queue")
+    @Parameter(name = "status", description = "pending_review, approved, rejected or superseded")
+    @Parameter(name = "agent_id", description = "The agent's id")
+    @Parameter(name = "author_id", description = "The author's user id")
+    @Parameter(name = "name", description = "The agent's name")
+    @ListOf(SubmissionView.class)
+    public Object submissions() {
+        return Envelopes.of(reviews.submissions(ListRequest.from(uri)), uri, SubmissionView::from);
+    }
+
+    @POST
+    @Path("agents/" + AgentsResource.ID + "/approve")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Approve a pending agent: it becomes active and searchable")
+    public AgentView approve(@PathParam("id") UUID id, @Valid @NotNull ApproveRequest body) {
+        TrustLevel granted = body.trustLevel() == null ? null : TrustLevel.of(body.trustLevel());
+        return view(reviews.approve(id, reviewer(), granted, body.note()));
+    }
+
+    @POST
+    @Path("agents/" + AgentsResource.ID + "/reject")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Reject a pending agent with reasons; its author may resubmit a new version")
+    public AgentView reject(@PathParam("id") UUID id, @Valid @NotNull RejectRequest body) {
+        return view(reviews.reject(id, reviewer(), body.reasons()));
+    }
+
+    @POST
+    @Path("agents/" + AgentsResource.ID + "/takedown")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Take a listed agent down (suspended) for one of the spec's manual reasons")
+    public AgentView takedown(@PathParam("id") UUID id, @Valid @NotNull TakedownRequest body) {
+        TakedownReason reason = TakedownReason.valueOf(body.reason().toUpperCase(java.util.Locale.ROOT));
+        return view(reviews.takeDown(id, reviewer(), reason, body.details()));
+    }
+
+    private long reviewer() {
+        return Callers.required(request).userId();
+    }
+
+    private AgentView view(Agent agent) {
+        return AgentView.from(agent, agents.authors(List.of(agent)));
+    }
+}

@@ -1,0 +1,28 @@
+package dev.atrium.marketplace.boundary;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import dev.atrium.marketplace.control.SubmissionOutcome;
+
+/** The spec's answer to an accepted submission: stored as {@code pending}, waiting for review. */
+public record SubmissionAccepted(
+        @Schema(enumeration = "pending_review") String status,
+        @Schema(description = "When the review is due (24 h)") Instant estimatedReview,
+        UUID agentId,
+        UUID submissionId,
+        String name,
+        String version,
+        SmokeTestsView smokeTests,
+        Map<String, String> _links) {
+
+    static SubmissionAccepted from(SubmissionOutcome outcome) {
+        var s = outcome.submission();
+        return new SubmissionAccepted("pending_review", s.reviewDueAt(), s.agentId(), s.id(), s.name(), s.version(),
+                new SmokeTestsView(s.smokeStatus().value(), s.smokeDetail()),
+                Map.of("agent", AgentView.BASE + s.agentId(), "history", AgentView.BASE + s.agentId() + "/history"));
+    }
+}

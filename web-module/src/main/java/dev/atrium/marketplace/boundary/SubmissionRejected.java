@@ -1,0 +1,27 @@
+package dev.atrium.marketplace.boundary;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import dev.atrium.marketplace.control.SubmissionProblem;
+import dev.atrium.platform.boundary.ErrorResponse;
+import dev.atrium.platform.error.Problem;
+
+/**
+ * The spec's answer to a rejected submission, {@code {status: "rejected", errors}}, inside the platform's error
+ * envelope, so that clients reading either find what they expect.
+ */
+public record SubmissionRejected(
+        ErrorResponse.ErrorBody error,
+        @Schema(enumeration = "rejected") String status,
+        List<SubmissionProblem> errors) {
+
+    static SubmissionRejected of(List<SubmissionProblem> problems) {
+        String details = problems.stream().map(p -> p.part() + " " + (p.pointer().isEmpty() ? "(root)" : p.pointer())
+                + ": " + p.message()).collect(Collectors.joining("; "));
+        var envelope = ErrorResponse.of(Problem.VALIDATION, "Submission rejected", details);
+        return new SubmissionRejected(envelope.error(), "rejected", problems);
+    }
+}

@@ -1,0 +1,38 @@
+package dev.atrium.marketplace.boundary;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import dev.atrium.marketplace.entity.Submission;
+
+/** One accepted submission, as reviewers see it. */
+public record SubmissionView(
+        UUID id,
+        UUID agentId,
+        long authorId,
+        String name,
+        String version,
+        @Schema(enumeration = {"pending_review", "approved", "rejected", "superseded"}) String status,
+        SmokeTestsView smokeTests,
+        @Schema(nullable = true) Long bundleSize,
+        @Schema(description = "When the review is due: 24 h after submission") Instant estimatedReview,
+        @Schema(nullable = true) Instant decidedAt,
+        @Schema(nullable = true) Long decidedBy,
+        @Schema(nullable = true) String decisionNote,
+        Instant createdAt,
+        Map<String, String> _links) {
+
+    static SubmissionView from(Submission s) {
+        var links = new LinkedHashMap<String, String>();
+        links.put("agent", AgentView.BASE + s.agentId());
+        links.put("approve", "/v1/admin/agents/" + s.agentId() + "/approve");
+        links.put("reject", "/v1/admin/agents/" + s.agentId() + "/reject");
+        return new SubmissionView(s.id(), s.agentId(), s.authorId(), s.name(), s.version(), s.status().value(),
+                new SmokeTestsView(s.smokeStatus().value(), s.smokeDetail()), s.bundleSize(), s.reviewDueAt(),
+                s.decidedAt(), s.decidedBy(), s.decisionNote(), s.createdAt(), links);
+    }
+}
