@@ -1,0 +1,350 @@
+package dev.atrium.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+
+import no.nav.security.mock.oauth2.MockOAuth2Server;
+
+import redis.clients.jedis.Jedis;
+
+/**
+ * Starts one Atrium server on Payara Micro for the whole test run (the WAR the build produced, plus a jar of test
+ * batch jobs) and stops it at the end. Mode {@code services} runs it on PostgreSQL, Redis and a real SMTP server
+ * (GreenMail); mode {@code embedded} runs it with no configuration at all.
+ */
+public final class AtriumServer implements BeforeAllCallback, ExtensionContext.Store.CloseableResource {
+
+    public static final String ADMIN_EMAIL = "admin@atrium.test";
+    public static final String ADMIN_PASSWORD = "Admin-Passw0rd";
+    public static final String CORS_ORIGIN = "https://app.atrium.test";
+    /** A prefix only the versioning test uses: deprecated, with a sunset far away. */
+    public static final String DEPRECATED_PREFIX = "/api/v1/tags";
+    /** A route with a tiny limit of its own, for the rate-limit test. */
+    public static final String LIMITED_ROUTE = "/api/v1/tags";
+    public static final int LIMITED_ROUTE_LIMIT = 5;
+    /** Where SSO may send browsers in the tests. */
+    public static final String SSO_REDIRECT = "https://portal.atrium.test/after-login";
+    public static final String SSO_SERVICE = "https://service.atrium.test/app";
+    /** Task time limits the tasks tests can reach (120 s and 180 s by default). */
+    public static final int TASK_SOFT_LIMIT_SECONDS = 6;
+    public static final int TASK_HARD_LIMIT_SECONDS = 9;
+
+    /** The marketplace's bundle limit in the tests, small enough to pass it quickly. */
+    public static final long BUNDLE_MAX_BYTES = 1024 * 1024;
+
+    private static AtriumServer instance;
+
+    private final String mode = System.getProperty("atrium.it.mode", "services");
+    private final Path work = Path.of(System.getProperty("atrium.it.work", "target/it")).toAbsolutePath();
+    private Process process;
+    private int port;
+    private int smtpPort;
+    private GreenMail smtp;
+    private String database;
+    private Path dataDir;
+    private Path log;
+    private MockOAuth2Server oauth;
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        synchronized (AtriumServer.class) {
+            if (instance == null) {
+                var server = new AtriumServer();
+                server.start();
+                context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(AtriumServer.class, server);
+                instance = server;
+            }
+        }
+    }
+
+    public static AtriumServer get() {
+        if (instance == null) {
+            throw new IllegalStateException("Annotate the test class with @ExtendWith(AtriumServer.class)");
+        }
+        return instance;
+    }
+
+    public String baseUrl() {
+        return "http://localhost:" + port;
+    }
+
+    /** No PostgreSQL, Redis or SMTP server: the embedded defaults (also in session mode). */
+    public boolean embedded() {
+        return !mode.equals("services");
+    }
+
+    public boolean sessionMode() {
+        return mode.equals("session");
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    public String jdbcUrl() {
+        return Services.postgresUrl(database);
+    }
+
+    /** The SMTP server the platform sends to (services mode). */
+    public synchronized GreenMail smtp() {
+        return smtp;
+    }
+
+    /** Stops the SMTP server, so that deliveries fail until {@link #startSmtp()}. */
+    public synchronized void stopSmtp() {
+        smtp.stop();
+    }
+
+    public synchronized void startSmtp() {
+        smtp = new GreenMail(new ServerSetup(smtpPort, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        smtp.start();
+    }
+
+    private void start() throws Exception {
+        Files.createDirectories(work);
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
+        dataDir = work.resolve(mode + "-data-" + stamp);
+        log = work.resolve(mode + "-server.log");
+        port = freePort();
+        Map<String, String> env = new HashMap<>();
+        env.put("ATRIUM_DATA_DIR", dataDir.toString());
+        env.put("ATRIUM_HTTP_PORT", Integer.toString(port));
+        if (sessionMode()) {
+            env.put("ATRIUM_LOGIN_MODE", "session");
+            env.put("ATRIUM_ADMIN_EMAIL", ADMIN_EMAIL);
+            env.put("ATRIUM_ADMIN_PASSWORD", ADMIN_PASSWORD);
+            env.put("ATRIUM_HTTP_TRUSTED_PROXIES", "127.0.0.1,::1");
+            env.put("ATRIUM_CLOCK_ADJUSTABLE", "true");
+            env.put("ATRIUM_BASE_URL", baseUrl());
+            env.put("ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_SERVICE);
+        }
+        if (!embedded()) {
+            database = "atrium_it_" + stamp;
+            Services.createDatabase(database);
+            try (var jedis = new Jedis(URI.create(Services.redisUrl()))) {
+                jedis.flushDB();
+            }
+            smtpPort = freePort();
+            startSmtp();
+            env.put("ATRIUM_BASE_URL", baseUrl());
+            env.put("ATRIUM_DB_URL", jdbcUrl());
+            env.put("ATRIUM_DB_USER", Services.postgresUser());
+            env.put("ATRIUM_REDIS_URL", Services.redisUrl());
+            env.put("ATRIUM_SMTP_HOST", "127.0.0.1");
+            env.put("ATRIUM_SMTP_PORT", Integer.toString(smtpPort));
+            env.put("ATRIUM_JWT_SECRET", "integration-tests-secret-0123456789abcdef");
+            env.put("ATRIUM_ADMIN_EMAIL", ADMIN_EMAIL);
+            env.put("ATRIUM_ADMIN_PASSWORD", ADMIN_PASSWORD);
+            env.put("ATRIUM_CORS_ORIGINS", CORS_ORIGIN + ",https://other.atrium.test");
+            // tests come from one address; each test client names its own, as a proxy would
+            env.put("ATRIUM_HTTP_TRUSTED_PROXIES", "127.0.0.1,::1");
+            env.put("ATRIUM_RATE_LIMIT_ROUTES", "GET " + LIMITED_ROUTE + "=" + LIMITED_ROUTE_LIMIT
+                    + ",POST /api/chat=1000");
+            // chat: the echo model for every tier, and a second one only pro and enterprise may use
+            env.put("ATRIUM_AI_CALL_WAIT_SECONDS", "1");
+            // expiries and lockouts are tested by moving the application clock (POST /admin/clock)
+            env.put("ATRIUM_CLOCK_ADJUSTABLE", "true");
+            env.put("ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_SERVICE + "," + SSO_REDIRECT);
+            env.put("ATRIUM_MARKETPLACE_BUNDLE_MAX_BYTES", Long.toString(BUNDLE_MAX_BYTES));
+            env.put("ATRIUM_API_DEPRECATIONS", DEPRECATED_PREFIX + "|2026-01-01|2099-01-01|/api/v2/tags,"
+                    + "/api/v0|2020-01-01|2020-12-31|/api/v1");
+            startOAuthProviders(env);
+            // the AI backend: models served from this JVM beside echo, and task time limits a test can reach
+            env.putAll(TestModelServer.environment());
+            env.put("ATRIUM_AI_MODELS", env.get("ATRIUM_AI_MODELS") + ",echo-pro");
+            env.put("ATRIUM_AI_MODEL_ECHO_PRO_PROVIDER", "echo");
+            env.put("ATRIUM_AI_MODEL_ECHO_PRO_TIERS", "pro,enterprise");
+            env.put("ATRIUM_AI_TASK_SOFT_LIMIT_SECONDS", Integer.toString(TASK_SOFT_LIMIT_SECONDS));
+            env.put("ATRIUM_AI_TASK_HARD_LIMIT_SECONDS", Integer.toString(TASK_HARD_LIMIT_SECONDS));
+        }
+        Path war = ItWar.build(Path.of(System.getProperty("atrium.war", "target/atrium.war")),
+                Path.of("target/test-classes"), work.resolve("atrium-it.war"));
+        List<String> command = new ArrayList<>(List.of(javaBin(), "-Xmx768m", "-jar",
+                System.getProperty("payara.jar", "target/payara-micro.jar"),
+                "--deploy", war.toString(), "--contextroot", "/", "--port", Integer.toString(port),
+                "--nocluster", "--disablephonehome",
+                "--rootdir", work.resolve(mode + "-root-" + stamp).toString(),
+                "--prebootcommandfile", Path.of("../scripts/payara/preboot.asadmin").toAbsolutePath().toString()));
+        var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().keySet().removeIf(k -> k.startsWith("ATRIUM_"));
+        builder.environment().putAll(env);
+        long started = System.nanoTime();
+        process = builder.start();
+        awaitHealthy();
+        System.out.printf("Atrium (%s) ready at %s after %.1f s%n", mode, baseUrl(),
+                (System.nanoTime() - started) / 1e9);
+    }
+
+    private void awaitHealthy() throws Exception {
+        var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Payara Micro exited; see " + log + "\n" + tail());
+            }
+            if (Files.exists(log) && Files.readString(log).contains("Exception while loading the app")) {
+                close();
+                throw new IllegalStateException("The WAR failed to deploy; see " + log + "\n" + tail());
+            }
+            try {
+                var response = client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/health")).GET().build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(500);
+        }
+        close();
+        throw new IllegalStateException("Atrium did not become healthy; see " + log + "\n" + tail());
+    }
+
+    private String tail() {
+        try {
+            var lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (smtp != null) {
+            smtp.stop();
+        }
+        if (oauth != null) {
+            oauth.shutdown();
+        }
+        if (database != null) {
+            try {
+                Services.dropDatabase(database);
+            } catch (SQLException e) {
+                System.err.println("Could not drop " + database + ": " + e.getMessage());
+            }
+        }
+    }
+
+    // ---- External login (OAuth 2.0 / OpenID Connect): a real provider for the OAuth*IT tests, services mode ----
+
+    /** Provider names as Atrium knows them; each is an issuer of its own on the one mock server. */
+    public static final String OAUTH_PROVIDER = "mock";
+    public static final String OAUTH_SECOND_PROVIDER = "mock-b";
+    public static final String OAUTH_CLIENT_ID = "atrium-it";
+
+    /** The OAuth 2.0 / OIDC server the platform is configured with (services mode; null when embedded). */
+    public MockOAuth2Server oauth() {
+        return oauth;
+    }
+
+    /**
+     * Starts mock-oauth2-server before Payara, and configures two providers on it through the environment as an
+     * operator would: {@code mock} by OIDC discovery with client_secret_basic (the default), {@code mock-b} (whose
+     * variables spell the hyphen as an underscore) with client_secret_post, {@code plain} with explicit endpoints
+     * and no issuer, and {@code down}, whose endpoints nobody answers.
+     */
+    private void startOAuthProviders(Map<String, String> env) {
+        oauth = new MockOAuth2Server();
+        oauth.start(freePort());
+        env.put("ATRIUM_OAUTH_MOCK_CLIENT_ID", OAUTH_CLIENT_ID);
+        env.put("ATRIUM_OAUTH_MOCK_CLIENT_SECRET", "atrium-it-secret");
+        env.put("ATRIUM_OAUTH_MOCK_ISSUER", oauth.issuerUrl(OAUTH_PROVIDER).toString());
+        env.put("ATRIUM_OAUTH_MOCK_B_CLIENT_ID", OAUTH_CLIENT_ID);
+        env.put("ATRIUM_OAUTH_MOCK_B_CLIENT_SECRET", "atrium-it-secret-b");
+        env.put("ATRIUM_OAUTH_MOCK_B_ISSUER", oauth.issuerUrl(OAUTH_SECOND_PROVIDER).toString());
+        env.put("ATRIUM_OAUTH_MOCK_B_CLIENT_AUTH_METHOD", "client_secret_post");
+        // a plain OAuth 2.0 provider: explicit endpoints and no issuer, so the user is read from userinfo
+        env.put("ATRIUM_OAUTH_PLAIN_CLIENT_ID", OAUTH_CLIENT_ID);
+        env.put("ATRIUM_OAUTH_PLAIN_CLIENT_SECRET", "atrium-it-secret-plain");
+        env.put("ATRIUM_OAUTH_PLAIN_AUTHORIZATION_ENDPOINT", oauth.authorizationEndpointUrl("plain").toString());
+        env.put("ATRIUM_OAUTH_PLAIN_TOKEN_ENDPOINT", oauth.tokenEndpointUrl("plain").toString());
+        env.put("ATRIUM_OAUTH_PLAIN_USERINFO_ENDPOINT", oauth.userInfoUrl("plain").toString());
+        // a provider whose token endpoint nobody answers
+        String nowhere = "http://127.0.0.1:" + freePort();
+        env.put("ATRIUM_OAUTH_DOWN_CLIENT_ID", OAUTH_CLIENT_ID);
+        env.put("ATRIUM_OAUTH_DOWN_CLIENT_SECRET", "atrium-it-secret-down");
+        env.put("ATRIUM_OAUTH_DOWN_AUTHORIZATION_ENDPOINT", nowhere + "/authorize");
+        env.put("ATRIUM_OAUTH_DOWN_TOKEN_ENDPOINT", nowhere + "/token");
+        env.put("ATRIUM_OAUTH_DOWN_USERINFO_ENDPOINT", nowhere + "/userinfo");
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static int freePort() {
+        try (var socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Where the test run finds PostgreSQL and Redis: the local services, overridable by system properties. */
+    static final class Services {
+
+        private Services() {
+        }
+
+        static String postgresUser() {
+            return System.getProperty("atrium.it.pg.user", "postgres");
+        }
+
+        static String postgresUrl(String db) {
+            return System.getProperty("atrium.it.pg.url", "jdbc:postgresql://127.0.0.1:5432/") + db;
+        }
+
+        static String redisUrl() {
+            return System.getProperty("atrium.it.redis.url", "redis://127.0.0.1:6379/13");
+        }
+
+        static void createDatabase(String db) throws SQLException {
+            try (var c = DriverManager.getConnection(postgresUrl("postgres"), postgresUser(), "");
+                 var s = c.createStatement()) {
+                s.execute("CREATE DATABASE " + db);
+            }
+        }
+
+        static void dropDatabase(String db) throws SQLException {
+            try (var c = DriverManager.getConnection(postgresUrl("postgres"), postgresUser(), "");
+                 var s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)");
+            }
+        }
+    }
+}

@@ -1,0 +1,317 @@
+package dev.atrium.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Spec 02's chat: completions, streaming, resume, conversations, quotas and the limit on model calls. */
+@ExtendWith(AtriumServer.class)
+class ChatIT {
+
+    @BeforeEach
+    void onlyWithServices() {
+        assumeFalse(AtriumServer.get().embedded());
+    }
+
+    private static JsonNode complete(Accounts.Account user, Object body) {
+        var reply = user.api().post("/api/chat/completions", body);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return reply.json();
+    }
+
+    @Test
+    void whenChattingWithoutAConversationThenOneIsCreatedAndBothMessagesStored() {
+        var user = Accounts.verified("chat");
+        var answer = complete(user, Map.of("message", "hello there"));
+        assertThat(answer.get("content").asText()).isEqualTo("Echo: hello there");
+        assertThat(answer.get("model").asText()).isEqualTo("echo");
+        assertThat(answer.at("/usage/output_tokens").asInt()).isPositive();
+        assertThat(answer.at("/usage/total_tokens").asInt()).isEqualTo(answer.at("/usage/input_tokens").asInt()
+                + answer.at("/usage/output_tokens").asInt());
+        assertThat(answer.get("created_at").asText()).endsWith("Z");
+        String conversation = answer.get("conversation_id").asText();
+
+        var again = complete(user, Map.of("message", "second", "conversation_id", conversation));
+        assertThat(again.get("conversation_id").asText()).isEqualTo(conversation);
+
+        var conversations = user.api().get("/api/conversations").json();
+        assertThat(conversations.get("total").asLong()).isEqualTo(1);
+        assertThat(conversations.get("items").get(0).get("title").asText()).isEqualTo("New conversation");
+        var messages = user.api().get("/api/conversations/" + conversation + "/messages?sort=created_at").json();
+        assertThat(messages.get("items")).extracting(m -> m.get("role").asText())
+                .containsExactly("user", "assistant", "user", "assistant");
+        assertThat(messages.get("items").get(1).get("token_count").asInt()).isPositive();
+        assertThat(messages.get("items").get(1).get("cost").isNumber()).isTrue();
+        assertThat(messages.get("items").get(1).get("id").asText()).isEqualTo(answer.get("message_id").asText());
+    }
+
+    @Test
+    void whenTheConversationBelongsToSomeoneElseThen404() {
+        var owner = Accounts.verified("owner");
+        String conversation = complete(owner, Map.of("message", "mine")).get("conversation_id").asText();
+        var other = Accounts.verified("other");
+        assertThat(other.api().post("/api/chat/completions", Map.of("message", "x", "conversation_id", conversation))
+                .status()).isEqualTo(404);
+        assertThat(other.api().get("/api/conversations/" + conversation + "/messages").status()).isEqualTo(404);
+        assertThat(other.api().delete("/api/conversations/" + conversation).status()).isEqualTo(404);
+        assertThat(owner.api().delete("/api/conversations/" + conversation).status()).isEqualTo(204);
+        assertThat(owner.api().get("/api/conversations/" + conversation + "/messages").status()).isEqualTo(404);
+    }
+
+    @Test
+    void whenTheRequestIsInvalidThen422With40001() {
+        var user = Accounts.verified("invalidchat");
+        for (Object body : List.of(Map.of("message", ""), Map.of("message", "x".repeat(10_001)), Map.of(),
+                Map.of("message", "x", "conversation_id", "not-a-uuid"), Map.of("message", "x", "model", "gpt-9"))) {
+            var reply = user.api().post("/api/chat/completions", body);
+            assertThat(reply.status()).as(body.toString().substring(0, Math.min(60, body.toString().length())))
+                    .isEqualTo(422);
+            assertThat(reply.code()).isEqualTo(40001);
+        }
+        assertThat(user.api().post("/api/chat/completions", Map.of("message", "x".repeat(10_000))).status())
+                .isEqualTo(200);
+        assertThat(Api.anonymous().post("/api/chat/completions", Map.of("message", "x")).status()).isEqualTo(401);
+    }
+
+    @Test
+    void whenStreamingThenEventsArriveSpacedInTimeAndDoneComesAfterTheAnswerIsSaved() {
+        var user = Accounts.verified("stream");
+        String message = "one two three four five six seven eight nine ten";
+        var result = EventStream.post("/api/chat/stream", user.accessToken(), Map.of("message", message));
+        assertThat(result.status()).isEqualTo(200);
+        assertThat(result.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        assertThat(result.headers().firstValue("Cache-Control").orElse("")).contains("no-cache");
+        assertThat(result.headers().firstValue("X-Accel-Buffering").orElse("")).isEqualTo("no");
+
+        var events = result.events();
+        var content = events.stream().filter(e -> e.data().get("type").asText().equals("content")).toList();
+        assertThat(content.size()).isGreaterThan(5);
+        var done = events.get(events.size() - 1);
+        assertThat(done.data().get("type").asText()).isEqualTo("done");
+        String text = content.stream().map(e -> e.data().get("content").asText()).collect(Collectors.joining());
+        assertThat(text).isEqualTo("Echo: " + message);
+        long spreadMillis = (done.arrivedNanos() - content.get(0).arrivedNanos()) / 1_000_000;
+        assertThat(spreadMillis).as("fragments are flushed as they are produced").isGreaterThan(200);
+
+        String messageId = done.data().get("message_id").asText();
+        String conversation = user.api().get("/api/conversations").json().get("items").get(0).get("id").asText();
+        var saved = user.api().get("/api/conversations/" + conversation + "/messages?role=assistant").json();
+        assertThat(saved.get("items").get(0).get("id").asText()).isEqualTo(messageId);
+        assertThat(saved.get("items").get(0).get("content").asText()).isEqualTo(text);
+    }
+
+    @Test
+    void whenResumingThenTheRestComesInTenCharacterChunksFromTheOffset() {
+        var user = Accounts.verified("resume");
+        var result = EventStream.post("/api/chat/stream", user.accessToken(),
+                Map.of("message", "resume me from the middle please"));
+        String messageId = result.events().get(result.events().size() - 1).data().get("message_id").asText();
+        String full = "Echo: resume me from the middle please";
+
+        var whole = EventStream.get("/api/chat/stream/resume/" + messageId, user.accessToken());
+        assertThat(whole.status()).isEqualTo(200);
+        var chunks = whole.events().subList(0, whole.events().size() - 1);
+        assertThat(chunks).allMatch(e -> e.data().get("content").asText().length() <= 10);
+        assertThat(chunks.get(1).data().get("offset").asInt()).isEqualTo(10);
+        assertThat(chunks.stream().map(e -> e.data().get("content").asText()).collect(Collectors.joining()))
+                .isEqualTo(full);
+        assertThat(whole.events().get(whole.events().size() - 1).data().get("type").asText()).isEqualTo("done");
+
+        var rest = EventStream.get("/api/chat/stream/resume/" + messageId + "?last_offset=15", user.accessToken());
+        assertThat(rest.events().get(0).data().get("offset").asInt()).isEqualTo(15);
+        assertThat(rest.events().stream().filter(e -> e.data().has("content"))
+                .map(e -> e.data().get("content").asText()).collect(Collectors.joining())).isEqualTo(full.substring(15));
+
+        var other = Accounts.verified("notmine");
+        assertThat(EventStream.get("/api/chat/stream/resume/" + messageId, other.accessToken()).status()).isEqualTo(404);
+        assertThat(EventStream.get("/api/chat/stream/resume/00000000-0000-4000-8000-000000000000", user.accessToken())
+                .status()).isEqualTo(404);
+        try (var clock = ServerClock.borrowed()) {
+            clock.advance(Duration.ofSeconds(3601));
+            var later = Accounts.login(Api.anonymous(), user.email(), user.username());
+            assertThat(EventStream.get("/api/chat/stream/resume/" + messageId, later.accessToken()).status())
+                    .as("the cache expired").isEqualTo(404);
+        }
+    }
+
+    @Test
+    void whenTheClientGoesAwayThenTheModelStopsAndThePartialAnswerIsMarked() throws InterruptedException {
+        var user = Accounts.verified("leaver");
+        String longMessage = String.join(" ", java.util.Collections.nCopies(150, "word"));
+        var result = EventStream.postUntil("/api/chat/stream", user.accessToken(), Map.of("message", longMessage),
+                e -> e.data().get("type").asText().equals("content") && e.data().get("content").asText().equals("word "));
+        assertThat(result.events()).isNotEmpty();
+        String conversation = null;
+        for (int i = 0; i < 50 && conversation == null; i++) {
+            Thread.sleep(200);
+            var items = user.api().get("/api/conversations/").json().get("items");
+            if (items.size() > 0) {
+                var messages = user.api().get("/api/conversations/" + items.get(0).get("id").asText()
+                        + "/messages?role=assistant").json().get("items");
+                if (messages.size() > 0) {
+                    conversation = items.get(0).get("id").asText();
+                    assertThat(messages.get(0).at("/metadata/interrupted").asBoolean()).isTrue();
+                    assertThat(messages.get(0).get("content").asText().length()).isLessThan(6 + longMessage.length());
+                }
+            }
+        }
+        assertThat(conversation).as("the partial answer was saved well before 150 words at 40 ms").isNotNull();
+    }
+
+    @Test
+    void whenStreamingFailsTheQuotaOrValidationThenAJsonErrorInsteadOfAStream() {
+        var user = Accounts.verified("streamerr");
+        var invalid = EventStream.post("/api/chat/stream", user.accessToken(), Map.of("message", ""));
+        assertThat(invalid.status()).isEqualTo(422);
+        assertThat(invalid.errorBody()).contains("40001");
+        var forbidden = EventStream.post("/api/chat/stream", user.accessToken(),
+                Map.of("message", "x", "model", "echo-pro"));
+        assertThat(forbidden.status()).isEqualTo(403);
+    }
+
+    @Test
+    void whenTheModelIsNotInTheTierThen403UntilTheTierAllowsIt() {
+        var user = Accounts.verified("tier");
+        var refused = user.api().post("/api/chat/completions", Map.of("message", "x", "model", "echo-pro"));
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().at("/error/message").asText()).contains("free");
+        var admin = Accounts.admin();
+        var changed = admin.api().patch("/api/admin/users/" + user.id(), Map.of("tier", "pro"));
+        assertThat(changed.status()).as(changed.toString()).isEqualTo(200);
+        assertThat(changed.json().get("tier").asText()).isEqualTo("pro");
+        assertThat(user.api().post("/api/chat/completions", Map.of("message", "x", "model", "echo-pro")).status())
+                .isEqualTo(200);
+        assertThat(admin.api().patch("/api/admin/users/" + user.id(), Map.of("tier", "gold")).status()).isEqualTo(422);
+    }
+
+    @Test
+    void whenTheDailyRequestsAreUsedUpThen429WithRateLimitHeadersUntilMidnight() {
+        var user = Accounts.verified("quota");
+        for (int i = 0; i < 100; i++) {
+            assertThat(user.api().post("/api/chat/completions", Map.of("message", "q")).status()).as("request " + i)
+                    .isEqualTo(200);
+        }
+        var refused = user.api().post("/api/chat/completions", Map.of("message", "q"));
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(refused.code()).isEqualTo(42900);
+        assertThat(refused.header("X-RateLimit-Limit")).isEqualTo("100");
+        assertThat(refused.header("X-RateLimit-Remaining")).isEqualTo("0");
+        long reset = Long.parseLong(refused.header("X-RateLimit-Reset"));
+        assertThat(reset % 86400).as("midnight UTC").isZero();
+        var usage = Accounts.admin().api().get("/api/admin/users?email=" + user.email()).json().get("items").get(0);
+        assertThat(usage.at("/usage_today/requests").asLong()).isEqualTo(100);
+        assertThat(usage.get("tier").asText()).isEqualTo("free");
+        try (var clock = ServerClock.borrowed()) {
+            clock.advance(Duration.ofSeconds(reset - java.time.Instant.now().getEpochSecond() + 1));
+            var tomorrow = Accounts.login(Api.anonymous(), user.email(), user.username());
+            assertThat(tomorrow.api().post("/api/chat/completions", Map.of("message", "q")).status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void whenTheDailyTokensAreUsedUpThenTheNextRequestIsRefused() {
+        var user = Accounts.verified("tokens");
+        String big = "x".repeat(10_000);
+        int requests = 0;
+        Reply reply;
+        do {
+            reply = user.api().post("/api/chat/completions", Map.of("message", big));
+            requests++;
+        } while (reply.status() == 200 && requests < 60);
+        assertThat(reply.status()).isEqualTo(429);
+        assertThat(reply.json().at("/error/message").asText()).contains("token");
+        assertThat(requests).as("about 5000 tokens a request against 100000 a day").isBetween(20, 22);
+    }
+
+    @Test
+    void whenMoreModelCallsThanSlotsThenTheExtraOnesGet503() throws Exception {
+        var user = Accounts.verified("busy");
+        Accounts.admin().api().patch("/api/admin/users/" + user.id(), Map.of("tier", "enterprise"));
+        String slow = String.join(" ", java.util.Collections.nCopies(60, "slow"));
+        var streams = new ArrayList<CompletableFuture<EventStream.Result>>();
+        for (int i = 0; i < 10; i++) {
+            streams.add(CompletableFuture.supplyAsync(() -> EventStream.post("/api/chat/stream", user.accessToken(),
+                    Map.of("message", slow))));
+        }
+        Thread.sleep(1000);
+        var extra = user.api().post("/api/chat/completions", Map.of("message", "one more"));
+        assertThat(extra.status()).isEqualTo(503);
+        assertThat(extra.code()).isEqualTo(50300);
+        for (var stream : streams) {
+            assertThat(stream.get().events().get(stream.get().events().size() - 1).data().get("type").asText())
+                    .isEqualTo("done");
+        }
+        assertThat(user.api().post("/api/chat/completions", Map.of("message", "after")).status()).isEqualTo(200);
+    }
+
+    @Test
+    void whenNotAnAdministratorThenTheAiAdminListIsForbidden() {
+        var user = Accounts.verified("notadmin");
+        var reply = user.api().get("/api/admin/users");
+        assertThat(reply.status()).isEqualTo(403);
+        assertThat(reply.json().at("/error/message").asText()).contains("admin");
+    }
+
+    @Test
+    void whenSmartStreamingAShortMessageThenItStreams() {
+        var user = Accounts.verified("smartshort");
+        var result = EventStream.post("/api/chat/smart-stream", user.accessToken(),
+                Map.of("message", "one two three four five six"));
+        assertThat(result.status()).isEqualTo(200);
+        assertThat(result.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        var content = result.events().stream().filter(e -> e.data().get("type").asText().equals("content")).toList();
+        var done = result.events().get(result.events().size() - 1);
+        assertThat(done.data().get("type").asText()).isEqualTo("done");
+        assertThat(content.size()).isGreaterThan(3);
+        assertThat((done.arrivedNanos() - content.get(0).arrivedNanos()) / 1_000_000)
+                .as("flushed as produced").isGreaterThan(100);
+    }
+
+    @Test
+    void whenSmartStreamingALongMessageThenATaskIsSubmittedWithTheEstimate() {
+        var user = Accounts.verified("smartlong");
+        var reply = user.api().post("/api/chat/smart-stream", Map.of("message", "word ".repeat(1900)));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(202);
+        assertThat(reply.json().get("mode").asText()).isEqualTo("async");
+        assertThat(reply.json().get("estimated_time").asDouble()).isGreaterThanOrEqualTo(30);
+        String task = reply.json().get("task_id").asText();
+        assertThat(reply.header("Location")).isEqualTo("/api/tasks/" + task);
+        assertThat(user.api().get("/api/tasks/" + task).status()).isEqualTo(200);
+        // let the task end (at the test server's soft limit), so its model call does not hold a slot of other tests
+        for (int i = 0; i < 100; i++) {
+            String status = user.api().get("/api/tasks/" + task).json().get("status").asText();
+            if (status.equals("success") || status.equals("failure")) {
+                return;
+            }
+            Accounts.sleep(200);
+        }
+        throw new AssertionError("the task did not end");
+    }
+
+    @Test
+    void whenARequestTakesLongerThanFiveSecondsThenItIsLoggedWithItsId() throws Exception {
+        var user = Accounts.verified("slow");
+        var result = EventStream.post("/api/chat/stream", user.accessToken(),
+                Map.of("message", String.join(" ", java.util.Collections.nCopies(140, "slow"))));
+        String id = result.headers().firstValue("X-Request-ID").orElseThrow();
+        var log = java.nio.file.Path.of(System.getProperty("atrium.it.work", "target/it")).resolve("services-server.log");
+        boolean logged = false;
+        for (int i = 0; i < 20 && !logged; i++) {
+            logged = java.nio.file.Files.readString(log).contains("Slow request " + id);
+            Thread.sleep(250);
+        }
+        assertThat(logged).as("slow request " + id + " in the log").isTrue();
+    }
+}

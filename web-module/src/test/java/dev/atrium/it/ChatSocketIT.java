@@ -1,0 +1,148 @@
+package dev.atrium.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Spec 02's chat WebSocket, with the JDK's WebSocket client. */
+@ExtendWith(AtriumServer.class)
+class ChatSocketIT {
+
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    @BeforeEach
+    void onlyWithServices() {
+        assumeFalse(AtriumServer.get().embedded());
+    }
+
+    /** A connected client that queues what the server sends, and how it closed. */
+    static final class Client implements WebSocket.Listener {
+        final LinkedBlockingQueue<JsonNode> frames = new LinkedBlockingQueue<>();
+        final CompletableFuture<Integer> closed = new CompletableFuture<>();
+        private final StringBuilder partial = new StringBuilder();
+        WebSocket socket;
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                try {
+                    frames.add(Api.JSON.readTree(partial.toString()));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                partial.setLength(0);
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            closed.complete(statusCode);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            closed.complete(-1);
+        }
+
+        JsonNode next() throws InterruptedException {
+            JsonNode frame = frames.poll(20, TimeUnit.SECONDS);
+            assertThat(frame).as("a frame from the server").isNotNull();
+            return frame;
+        }
+
+        List<JsonNode> untilDone() throws InterruptedException {
+            var all = new java.util.ArrayList<JsonNode>();
+            JsonNode frame;
+            do {
+                frame = next();
+                all.add(frame);
+            } while (!frame.get("type").asText().equals("done") && !frame.get("type").asText().equals("error"));
+            return all;
+        }
+    }
+
+    private static String wsUrl(String path) {
+        return AtriumServer.get().baseUrl().replace("http://", "ws://") + path;
+    }
+
+    private static Client connect(String path, String bearer) throws Exception {
+        var client = new Client();
+        var builder = CLIENT.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
+        if (bearer != null) {
+            builder.header("Authorization", "Bearer " + bearer);
+        }
+        client.socket = builder.buildAsync(URI.create(wsUrl(path)), client).get(10, TimeUnit.SECONDS);
+        return client;
+    }
+
+    @Test
+    void whenMessagesAreSentThenContentFragmentsAndThenDone() throws Exception {
+        var user = Accounts.verified("ws");
+        var client = connect("/ws/chat/" + user.id(), user.accessToken());
+        client.socket.sendText("{\"messages\":[{\"role\":\"user\",\"content\":\"hello over websockets\"}]}", true);
+        var frames = client.untilDone();
+        assertThat(frames.get(frames.size() - 1).get("type").asText()).isEqualTo("done");
+        String text = frames.stream().filter(f -> f.get("type").asText().equals("content"))
+                .map(f -> f.get("content").asText()).reduce("", String::concat);
+        assertThat(text).isEqualTo("Echo: hello over websockets");
+        assertThat(frames.size()).isGreaterThan(3);
+
+        client.socket.sendText("{\"messages\": 42}", true);
+        var error = client.next();
+        assertThat(error.get("type").asText()).isEqualTo("error");
+        assertThat(error.at("/error/code").asInt()).isEqualTo(40001);
+        client.socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void whenTheTokenComesAsAQueryParameterThenItAuthenticatesToo() throws Exception {
+        var user = Accounts.verified("wsquery");
+        var client = connect("/ws/chat/" + user.id() + "?token=" + user.accessToken(), null);
+        client.socket.sendText("{\"messages\":[{\"role\":\"user\",\"content\":\"via query\"}]}", true);
+        assertThat(client.untilDone()).last().satisfies(f -> assertThat(f.get("type").asText()).isEqualTo("done"));
+    }
+
+    @Test
+    void whenThePathIsAnotherUsersOrTheTokenIsMissingThenTheConnectionIsClosedAsAPolicyViolation() throws Exception {
+        var user = Accounts.verified("wsintruder");
+        var other = Accounts.verified("wsvictim");
+        var intruder = connect("/ws/chat/" + other.id(), user.accessToken());
+        assertThat(intruder.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1008);
+        var anonymous = connect("/ws/chat/" + user.id(), null);
+        assertThat(anonymous.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1008);
+        var forged = connect("/ws/chat/" + user.id(), "eyforged.token.value");
+        assertThat(forged.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1008);
+    }
+
+    @Test
+    void whenASecondConnectionOpensForTheSameUserThenItReplacesTheFirst() throws Exception {
+        var user = Accounts.verified("wstwice");
+        var first = connect("/ws/chat/" + user.id(), user.accessToken());
+        // a round trip first: the server may run a connection's open after the client sees the handshake done
+        first.socket.sendText("{\"messages\":[{\"role\":\"user\",\"content\":\"first\"}]}", true);
+        first.untilDone();
+        var second = connect("/ws/chat/" + user.id(), user.accessToken());
+        assertThat(first.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1000);
+        second.socket.sendText("{\"messages\":[{\"role\":\"user\",\"content\":\"still here\"}]}", true);
+        assertThat(second.untilDone()).last().satisfies(f -> assertThat(f.get("type").asText()).isEqualTo("done"));
+    }
+}

@@ -1,0 +1,39 @@
+package dev.atrium.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The platform with no configuration at all: H2, the in-process store, the embedded broker and the mail outbox.
+ * A user registers, verifies from the outbox, logs in, and publishes an article that then shows in the list.
+ */
+@ExtendWith(AtriumServer.class)
+class EmbeddedDefaultsSmokeIT {
+
+    @Test
+    void whenStartedWithoutConfigurationThenTheWholeContentFlowWorks() {
+        assertThat(AtriumServer.get().embedded()).isTrue();
+        var api = Api.anonymous();
+        var health = api.get("/health");
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.json().at("/backends/database").asText()).isEqualTo("h2");
+        assertThat(health.json().at("/backends/redis").asText()).isEqualTo("in-process");
+
+        var account = Accounts.verified("smoke");
+        var created = account.api().post("/api/v1/articles", Map.of("title", "Hello from the embedded default",
+                "body", "It all runs in one JVM.", "tags", List.of("smoke")));
+        assertThat(created.status()).isEqualTo(201);
+        long id = created.json().get("id").asLong();
+        assertThat(account.api().post("/api/v1/articles/" + id + "/publish").status()).isEqualTo(200);
+
+        var list = api.get("/api/v1/articles?tag=smoke").json();
+        assertThat(list.get("total").asLong()).isEqualTo(1);
+        assertThat(list.get("items").get(0).get("title").asText()).isEqualTo("Hello from the embedded default");
+        assertThat(AtriumServer.get().dataDir().resolve("db").toFile().list()).isNotEmpty();
+    }
+}

@@ -1,0 +1,174 @@
+package dev.atrium.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Session mode ({@code ATRIUM_LOGIN_MODE=session}), on a server of its own: the session cookie, CSRF protection of
+ * cookie-authenticated changes, logout, expiry and binding.
+ */
+@ExtendWith(AtriumServer.class)
+class SessionModeIT {
+
+    private static final Pattern SESSION = Pattern.compile("session_id=([^;]*)");
+    private static final Pattern UUID_V4 =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+
+    private Api api;
+    private String email;
+
+    @BeforeEach
+    void registerAndVerify() {
+        api = Api.anonymous().header("User-Agent", "session-test/1.0");
+        email = Accounts.uniqueEmail("session");
+        assertThat(api.post("/register", Map.of("email", email, "username", "sess", "password", Accounts.PASSWORD))
+                .status()).isEqualTo(200);
+        assertThat(api.get(Accounts.verificationPath(email)).status()).isEqualTo(200);
+    }
+
+    private String login(Api from) {
+        var reply = from.post("/login", Map.of("email", email, "password", Accounts.PASSWORD));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        assertThat(reply.json().get("message").asText()).isNotBlank();
+        assertThat(reply.json().has("access_token")).isFalse();
+        var m = SESSION.matcher(reply.header("Set-Cookie"));
+        assertThat(m.find()).isTrue();
+        return m.group(1);
+    }
+
+    private Api withSession(String id) {
+        return api.header("Cookie", "session_id=" + id);
+    }
+
+    private String csrf(Api session) {
+        var reply = session.get("/csrf-token");
+        assertThat(reply.status()).isEqualTo(200);
+        return reply.json().get("csrf_token").asText();
+    }
+
+    @Test
+    void whenLoggingInThenASecureSessionCookieWithANewIdEachTime() {
+        var reply = api.post("/login", Map.of("email", email, "password", Accounts.PASSWORD));
+        String cookie = reply.header("Set-Cookie");
+        assertThat(cookie).contains("HttpOnly").contains("Secure").containsIgnoringCase("SameSite=Lax")
+                .contains("Max-Age=86400").contains("Path=/");
+        var m = SESSION.matcher(cookie);
+        assertThat(m.find()).isTrue();
+        String first = m.group(1);
+        assertThat(first).matches(UUID_V4.pattern());
+
+        String second = login(withSession(first));
+        assertThat(second).isNotEqualTo(first);
+        assertThat(withSession(first).get("/api/v1/users/me").status()).as("the old session ended").isEqualTo(401);
+        assertThat(withSession(second).get("/api/v1/users/me").status()).isEqualTo(200);
+    }
+
+    @Test
+    void whenACookieRequestChangesStateThenItNeedsAFreshCsrfToken() {
+        var session = withSession(login(api));
+        var article = Map.of("title", "Cookie article", "body", "Body");
+        var without = session.post("/api/v1/articles", article);
+        assertThat(without.status()).isEqualTo(403);
+        assertThat(without.code()).isEqualTo(40300);
+
+        String token = csrf(session);
+        assertThat(token).matches("[A-Za-z0-9_-]{43}");
+        assertThat(session.header("X-CSRF-Token", token).post("/api/v1/articles", article).status()).isEqualTo(201);
+        assertThat(session.header("X-CSRF-Token", token).post("/api/v1/articles", article).status())
+                .as("single use").isEqualTo(403);
+        assertThat(session.header("X-CSRF-Token", "made-up").post("/api/v1/articles", article).status())
+                .isEqualTo(403);
+        assertThat(session.get("/api/v1/users/me").status()).as("reads need no token").isEqualTo(200);
+
+        String otherSession = login(Api.anonymous().header("User-Agent", "session-test/1.0"));
+        String foreign = csrf(Api.anonymous().header("User-Agent", "session-test/1.0")
+                .header("Cookie", "session_id=" + otherSession));
+        assertThat(session.header("X-CSRF-Token", foreign).post("/api/v1/articles", article).status())
+                .as("bound to another session").isEqualTo(403);
+    }
+
+    @Test
+    void whenAnHourPassesThenTheCsrfTokenExpires() {
+        var session = withSession(login(api));
+        String token = csrf(session);
+        try (var clock = ServerClock.borrowed()) {
+            clock.advance(Duration.ofSeconds(3601));
+            assertThat(session.header("X-CSRF-Token", token).post("/api/v1/articles",
+                    Map.of("title", "Late", "body", "b")).status()).isEqualTo(403);
+        }
+    }
+
+    @Test
+    void whenABearerTokenIsUsedThenNoCsrfTokenIsNeeded() {
+        var sso = api.post("/sso/login", Map.of("email", email, "password", Accounts.PASSWORD,
+                "redirect_url", AtriumServer.SSO_SERVICE));
+        assertThat(sso.status()).as(sso.toString()).isEqualTo(200);
+        var bearer = api.withToken(sso.json().get("token").asText());
+        assertThat(bearer.post("/api/v1/articles", Map.of("title", "Bearer", "body", "b")).status()).isEqualTo(201);
+    }
+
+    @Test
+    void whenLoggingOutThenTheSessionEndsAtOnceAndTheCookieIsCleared() {
+        var session = withSession(login(api));
+        assertThat(session.post("/logout").status()).as("logout changes state: CSRF").isEqualTo(403);
+        var out = session.header("X-CSRF-Token", csrf(session)).post("/logout");
+        assertThat(out.status()).isEqualTo(200);
+        assertThat(out.header("Set-Cookie")).contains("session_id=").contains("Max-Age=0");
+        assertThat(session.get("/api/v1/users/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void whenADayPassesThenTheSessionExpires() {
+        var session = withSession(login(api));
+        try (var clock = ServerClock.borrowed()) {
+            clock.advance(Duration.ofSeconds(86400 - 60));
+            assertThat(session.get("/api/v1/users/me").status()).isEqualTo(200);
+            clock.advance(Duration.ofSeconds(61));
+            assertThat(session.get("/api/v1/users/me").status()).isEqualTo(401);
+        }
+    }
+
+    @Test
+    void whenTheSessionIsUsedFromAnotherUserAgentThenItIsNotAccepted() {
+        String id = login(api);
+        assertThat(Api.anonymous().header("User-Agent", "another-browser/2.0").header("Cookie", "session_id=" + id)
+                .get("/api/v1/users/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void whenThePasswordIsResetThenEverySessionEnds() throws InterruptedException {
+        var session = withSession(login(api));
+        Thread.sleep(1100);
+        api.post("/password/forgot", Map.of("email", email));
+        String token = waitForResetToken();
+        assertThat(api.post("/password/reset", Map.of("token", token, "new_password", "Reset-Passw0rd")).status())
+                .isEqualTo(200);
+        assertThat(session.get("/api/v1/users/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void whenLoggedInWithASessionThenTheTicketFlowRedirectsWithATicket() {
+        var session = withSession(login(api));
+        var redirect = session.get("/sso/login?service=" + AtriumServer.SSO_SERVICE);
+        assertThat(redirect.status()).isEqualTo(303);
+        String ticket = URI.create(redirect.header("Location")).getQuery().substring("ticket=".length());
+        var user = Api.anonymous().get("/sso/validate?ticket=" + ticket + "&service=" + AtriumServer.SSO_SERVICE);
+        assertThat(user.status()).isEqualTo(200);
+        assertThat(user.json().get("email").asText()).isEqualTo(email);
+    }
+
+    private String waitForResetToken() {
+        var m = Pattern.compile("/password/reset\\?token=([\\w-]+)")
+                .matcher(Accounts.awaitMail(email, "/password/reset", Duration.ofSeconds(30)));
+        assertThat(m.find()).isTrue();
+        return m.group(1);
+    }
+}
