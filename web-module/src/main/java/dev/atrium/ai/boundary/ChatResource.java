@@ -1,7 +1,5 @@
 package dev.atrium.ai.boundary;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -25,7 +23,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 
@@ -35,11 +32,12 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import org.glassfish.jersey.server.ChunkedOutput;
+
 import dev.atrium.ai.control.ChatService;
 import dev.atrium.ai.control.StreamCache;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.boundary.RequiresPermission;
-import dev.atrium.platform.boundary.Json;
 import dev.atrium.platform.error.BusinessException;
 
 /** Spec 02's chat: a whole answer, a streamed one, and resuming a stream from an offset. */
@@ -83,7 +81,11 @@ public class ChatResource {
     @APIResponse(responseCode = "200", description = "text/event-stream")
     public void stream(@Valid @NotNull ChatRequest body, @Context SseEventSink sink, @Context Sse sse) {
         var started = chat.begin(Callers.required(request).userId(), body.toCommand());
-        var events = new StreamEvents(sink, sse);
+        streamInBackground(started, new StreamEvents(sink, sse));
+    }
+
+    /** Runs the model on a thread of the streams executor, sending each fragment as an event as it comes. */
+    private void streamInBackground(ChatService.Started started, StreamEvents events) {
         executor.execute(() -> {
             try {
                 var reply = chat.stream(started, delta -> events.send(Map.of("type", "content", "content", delta)),
@@ -122,29 +124,10 @@ public class ChatResource {
             return Response.accepted(new SmartStreamTask(id, "async", plan.estimatedSeconds(), id, "/api/tasks/" + id))
                     .type(MediaType.APPLICATION_JSON_TYPE).header("Location", "/api/tasks/" + id).build();
         }
-        StreamingOutput events = out -> {
-            var gone = new java.util.concurrent.atomic.AtomicBoolean();
-            java.util.function.Consumer<Map<String, ?>> send = data -> {
-                if (gone.get()) {
-                    return;
-                }
-                try {
-                    out.write(("data: " + Json.write(data) + "\n\n").getBytes(StandardCharsets.UTF_8));
-                    out.flush();
-                } catch (IOException e) {
-                    gone.set(true);
-                }
-            };
-            try {
-                var reply = chat.stream(plan.started(), d -> send.accept(Map.of("type", "content", "content", d)),
-                        gone::get);
-                send.accept(Map.of("type", "done", "message_id", reply.messageId().toString()));
-            } catch (BusinessException e) {
-                send.accept(Map.of("type", "error", "error", Map.of("code", e.problem().code(),
-                        "message", e.getMessage())));
-            }
-        };
-        return Response.ok(events, MediaType.SERVER_SENT_EVENTS_TYPE).build();
+        // a Jersey ChunkedOutput, not StreamingOutput: Jersey holds a StreamingOutput's first 8 KiB, flush or not
+        var output = new ChunkedOutput<String>(String.class);
+        streamInBackground(plan.started(), new StreamEvents(output));
+        return Response.ok(output, MediaType.SERVER_SENT_EVENTS_TYPE).build();
     }
 
     @GET

@@ -1,15 +1,16 @@
 package dev.atrium.ai.boundary;
 
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
+
+import org.glassfish.jersey.server.ChunkedOutput;
 
 import dev.atrium.platform.boundary.Json;
 import dev.atrium.platform.error.BusinessException;
@@ -17,36 +18,79 @@ import dev.atrium.platform.error.BusinessException;
 /**
  * Writes spec 02's server-sent events ({@code data: <JSON>} then a blank line), each sent and flushed as soon as it
  * is produced. A send that fails means the client went away: {@link #gone()} turns true, and the model is stopped.
+ * Events go to a JAX-RS {@link SseEventSink}, or to a Jersey {@link ChunkedOutput} where the resource must choose
+ * between a stream and a plain response (smart-stream); both flush each event.
  */
 final class StreamEvents {
 
-    private final SseEventSink sink;
-    private final Sse sse;
+    /** Where the events go. */
+    private interface Channel {
+        void send(Map<String, ?> data) throws Exception;
+
+        boolean closed();
+
+        void close() throws Exception;
+    }
+
+    private final Channel channel;
     private final AtomicBoolean gone = new AtomicBoolean();
 
     StreamEvents(SseEventSink sink, Sse sse) {
-        this.sink = sink;
-        this.sse = sse;
+        this.channel = new Channel() {
+            @Override
+            public void send(Map<String, ?> data) throws Exception {
+                sink.send(sse.newEventBuilder().mediaType(MediaType.APPLICATION_JSON_TYPE).data(String.class,
+                        Json.write(data)).build()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            }
+
+            @Override
+            public boolean closed() {
+                return sink.isClosed();
+            }
+
+            @Override
+            public void close() {
+                sink.close();
+            }
+        };
+    }
+
+    StreamEvents(ChunkedOutput<String> output) {
+        this.channel = new Channel() {
+            @Override
+            public void send(Map<String, ?> data) throws IOException {
+                output.write("data: " + Json.write(data) + "\n\n");
+            }
+
+            @Override
+            public boolean closed() {
+                return output.isClosed();
+            }
+
+            @Override
+            public void close() throws IOException {
+                output.close();
+            }
+        };
     }
 
     void send(Map<String, ?> data) {
-        if (gone.get() || sink.isClosed()) {
+        if (gone.get() || channel.closed()) {
             gone.set(true);
             return;
         }
         try {
-            sink.send(sse.newEventBuilder().mediaType(MediaType.APPLICATION_JSON_TYPE).data(String.class,
-                    Json.write(data)).build()).toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            gone.set(true);
+            channel.send(data);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            gone.set(true);
+        } catch (Exception e) {
             gone.set(true);
         }
     }
 
     boolean gone() {
-        return gone.get() || sink.isClosed();
+        return gone.get() || channel.closed();
     }
 
     /** Ends a stream that failed after it had started: the status line is long sent, so the error is an event. */
@@ -64,8 +108,8 @@ final class StreamEvents {
 
     void close() {
         try {
-            sink.close();
-        } catch (RuntimeException ignored) {
+            channel.close();
+        } catch (Exception ignored) {
             // the client may already be gone
         }
     }
