@@ -1,0 +1,105 @@
+"""Streams chat answers from /api/chat/stream and reports the time to the first event and to the end.
+
+  chat_streams.py BASE TOKEN MODEL first N       N streams one after another: time to first event, p50/p90/p99
+  chat_streams.py BASE TOKEN MODEL concurrent N  N streams at once: how many end with done, first-event and
+                                                 whole-stream latency, and the largest gap between two events
+"""
+import http.client
+import json
+import statistics
+import sys
+import threading
+import time
+from urllib.parse import urlparse
+
+
+def stream(base, token, model, message):
+    """One stream: (status, seconds to the first event, seconds to the end, events, largest gap, done)."""
+    url = urlparse(base)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=120)
+    body = json.dumps({"message": message, "model": model})
+    started = time.perf_counter()
+    connection.request("POST", "/api/chat/stream", body=body, headers={
+        "Authorization": "Bearer " + token, "Content-Type": "application/json", "Accept": "text/event-stream"})
+    response = connection.getresponse()
+    if response.status != 200:
+        response.read()
+        connection.close()
+        return response.status, None, None, 0, None, False
+    first = None
+    last = started
+    gap = 0.0
+    events = 0
+    done = False
+    while True:
+        line = response.readline()
+        if not line:
+            break
+        if not line.startswith(b"data:"):
+            continue
+        now = time.perf_counter()
+        if first is None:
+            first = now - started
+        else:
+            gap = max(gap, now - last)
+        last = now
+        events += 1
+        if json.loads(line[5:]).get("type") == "done":
+            done = True
+            break
+    connection.close()
+    return 200, first, time.perf_counter() - started, events, gap, done
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100.0 * (len(ordered) - 1))))]
+
+
+def ms(seconds):
+    return "%.1f ms" % (seconds * 1000)
+
+
+def main():
+    base, token, model, mode, count = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+    if mode == "first":
+        results = [stream(base, token, model, "hello there, how are you today") for _ in range(count)]
+        firsts = [r[1] for r in results if r[0] == 200]
+        ends = [r[2] for r in results if r[0] == 200]
+        print("streams %d, ok %d; first event p50 %s p90 %s p99 %s max %s; whole stream p50 %s" % (
+            count, len(firsts), ms(percentile(firsts, 50)), ms(percentile(firsts, 90)), ms(percentile(firsts, 99)),
+            ms(max(firsts)), ms(percentile(ends, 50))))
+        return
+    message = " ".join(["streaming"] * 100)
+    results = [None] * count
+    barrier = threading.Barrier(count)
+
+    def run(i):
+        barrier.wait()
+        try:
+            results[i] = stream(base, token, model, message)
+        except Exception as e:
+            results[i] = ("error " + type(e).__name__, None, None, 0, None, False)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    done = [r for r in results if r[5]]
+    statuses = {}
+    for r in results:
+        statuses[r[0]] = statuses.get(r[0], 0) + 1
+    line = "concurrent %d: done %d, statuses %s, wall %.1f s" % (count, len(done), statuses, elapsed)
+    if done:
+        line += "; first event p50 %s p99 %s; whole stream p50 %s p99 %s; largest gap between events p99 %s" % (
+            ms(percentile([r[1] for r in done], 50)), ms(percentile([r[1] for r in done], 99)),
+            ms(percentile([r[2] for r in done], 50)), ms(percentile([r[2] for r in done], 99)),
+            ms(percentile([r[4] for r in done], 99)))
+    print(line)
+
+
+if __name__ == "__main__":
+    main()
