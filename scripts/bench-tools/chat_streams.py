@@ -4,11 +4,10 @@
   chat_streams.py BASE TOKEN MODEL concurrent N  N streams at once: how many end with done, first-event and
                                                  whole-stream latency, and the largest gap between two events
 """
+import asyncio
 import http.client
 import json
-import statistics
 import sys
-import threading
 import time
 from urllib.parse import urlparse
 
@@ -71,22 +70,8 @@ def main():
             ms(max(firsts)), ms(percentile(ends, 50))))
         return
     message = " ".join(["streaming"] * 100)
-    results = [None] * count
-    barrier = threading.Barrier(count)
-
-    def run(i):
-        barrier.wait()
-        try:
-            results[i] = stream(base, token, model, message)
-        except Exception as e:
-            results[i] = ("error " + type(e).__name__, None, None, 0, None, False)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
     started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = asyncio.run(concurrent(base, token, model, message, count))
     elapsed = time.perf_counter() - started
     done = [r for r in results if r[5]]
     statuses = {}
@@ -99,6 +84,73 @@ def main():
             ms(percentile([r[2] for r in done], 50)), ms(percentile([r[2] for r in done], 99)),
             ms(percentile([r[4] for r in done], 99)))
     print(line)
+
+
+async def concurrent(base, token, model, message, count):
+    """COUNT streams at once on one event loop (threads would make the client, not the server, the bottleneck)."""
+    url = urlparse(base)
+    body = json.dumps({"message": message, "model": model}).encode()
+    head = ("POST /api/chat/stream HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\n"
+            "Content-Type: application/json\r\nAccept: text/event-stream\r\nConnection: close\r\n"
+            "Content-Length: %d\r\n\r\n" % (url.hostname, url.port, token, len(body))).encode()
+
+    async def one():
+        try:
+            reader, writer = await asyncio.open_connection(url.hostname, url.port, limit=1 << 20)
+        except OSError as e:
+            return ("connect " + type(e).__name__, None, None, 0, None, False)
+        started = time.perf_counter()
+        try:
+            writer.write(head + body)
+            await writer.drain()
+            status = int((await reader.readline()).split()[1])
+            chunked = False
+            while True:
+                header = await reader.readline()
+                if header in (b"\r\n", b""):
+                    break
+                if header.lower().startswith(b"transfer-encoding:") and b"chunked" in header.lower():
+                    chunked = True
+            if status != 200:
+                return (status, None, None, 0, None, False)
+            pending = b""
+            first = None
+            last = started
+            gap = 0.0
+            events = 0
+            while True:
+                if chunked:
+                    size = int((await reader.readline()).strip() or b"0", 16)
+                    if size == 0:
+                        break
+                    data = await reader.readexactly(size + 2)
+                    pending += data[:-2]
+                else:
+                    data = await reader.read(65536)
+                    if not data:
+                        break
+                    pending += data
+                while b"\n\n" in pending:
+                    event, pending = pending.split(b"\n\n", 1)
+                    payload = b"".join(l[5:] for l in event.split(b"\n") if l.startswith(b"data:"))
+                    if not payload:
+                        continue
+                    now = time.perf_counter()
+                    if first is None:
+                        first = now - started
+                    else:
+                        gap = max(gap, now - last)
+                    last = now
+                    events += 1
+                    if json.loads(payload).get("type") == "done":
+                        return (200, first, now - started, events, gap, True)
+            return (200, first, time.perf_counter() - started, events, gap, False)
+        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
+            return ("error " + type(e).__name__, None, None, 0, None, False)
+        finally:
+            writer.close()
+
+    return await asyncio.gather(*(one() for _ in range(count)))
 
 
 if __name__ == "__main__":
