@@ -5,49 +5,10 @@
                                                  whole-stream latency, and the largest gap between two events
 """
 import asyncio
-import http.client
 import json
 import sys
 import time
 from urllib.parse import urlparse
-
-
-def stream(base, token, model, message):
-    """One stream: (status, seconds to the first event, seconds to the end, events, largest gap, done)."""
-    url = urlparse(base)
-    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=120)
-    body = json.dumps({"message": message, "model": model})
-    started = time.perf_counter()
-    connection.request("POST", "/api/chat/stream", body=body, headers={
-        "Authorization": "Bearer " + token, "Content-Type": "application/json", "Accept": "text/event-stream"})
-    response = connection.getresponse()
-    if response.status != 200:
-        response.read()
-        connection.close()
-        return response.status, None, None, 0, None, False
-    first = None
-    last = started
-    gap = 0.0
-    events = 0
-    done = False
-    while True:
-        line = response.readline()
-        if not line:
-            break
-        if not line.startswith(b"data:"):
-            continue
-        now = time.perf_counter()
-        if first is None:
-            first = now - started
-        else:
-            gap = max(gap, now - last)
-        last = now
-        events += 1
-        if json.loads(line[5:]).get("type") == "done":
-            done = True
-            break
-    connection.close()
-    return 200, first, time.perf_counter() - started, events, gap, done
 
 
 def percentile(values, p):
@@ -62,7 +23,8 @@ def ms(seconds):
 def main():
     base, token, model, mode, count = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
     if mode == "first":
-        results = [stream(base, token, model, "hello there, how are you today") for _ in range(count)]
+        results = [asyncio.run(concurrent(base, token, model, "hello there, how are you today", 1))[0]
+                   for _ in range(count)]
         firsts = [r[1] for r in results if r[0] == 200]
         ends = [r[2] for r in results if r[0] == 200]
         print("streams %d, ok %d; first event p50 %s p90 %s p99 %s max %s; whole stream p50 %s" % (
