@@ -5,13 +5,15 @@ import java.util.Optional;
 import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The object store of this deployment: {@code atrium.object-store} = {@code s3://bucket?endpoint=…&region=…} for S3,
+ * The object store of this deployment: {@code atrium.object-store} = {@code s3://bucket?endpoint=…&region=…} for S3
+ * (credentials {@code atrium.s3.access-key} and {@code atrium.s3.secret-key}, else the AWS SDK's default chain),
  * {@code file:<path>} for a directory, and by default {@code objects} under the data directory.
  */
 @ApplicationScoped
@@ -27,16 +29,44 @@ public class ObjectStoreProducer {
     @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
     String dataDir;
 
+    @Inject
+    @ConfigProperty(name = "atrium.s3.access-key")
+    Optional<String> accessKey;
+
+    @Inject
+    @ConfigProperty(name = "atrium.s3.secret-key")
+    Optional<String> secretKey;
+
     @Produces
     @ApplicationScoped
     ObjectStore store() {
+        return create(location, dataDir, accessKey, secretKey);
+    }
+
+    static ObjectStore create(Optional<String> location, String dataDir, Optional<String> accessKey,
+                              Optional<String> secretKey) {
         String where = location.map(String::trim).filter(s -> !s.isEmpty()).orElse("");
         if (where.startsWith("s3://")) {
-            throw new IllegalStateException("The S3 object store adapter is not available in this build");
+            var store = S3ObjectStore.create(where, accessKey, secretKey);
+            LOG.info(() -> "Object store: " + store);
+            return store;
+        }
+        if (!where.isEmpty() && !where.startsWith("file:")) {
+            throw new IllegalStateException("atrium.object-store must be s3://bucket?… or file:<directory>");
         }
         Path root = where.startsWith("file:") ? Path.of(where.substring("file:".length()))
                 : Path.of(dataDir).resolve("objects");
         LOG.info(() -> "Object store: directory " + root.toAbsolutePath().normalize());
         return new FileObjectStore(root);
+    }
+
+    void close(@Disposes ObjectStore store) {
+        if (store instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.warning(() -> "Closing the object store failed: " + e);
+            }
+        }
     }
 }
