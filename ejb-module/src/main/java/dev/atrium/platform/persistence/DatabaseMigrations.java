@@ -46,6 +46,9 @@ public class DatabaseMigrations {
         var result = Flyway.configure(DatabaseMigrations.class.getClassLoader())
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")
+                // versions are numbered in blocks per context (files are V30, tasks V40): a database that has a
+                // later block already still gets a migration of an earlier one that is new to it
+                .outOfOrder(true)
                 .load()
                 .migrate();
         LOG.info(() -> "Database schema at version " + result.targetSchemaVersion

@@ -1,0 +1,34 @@
+package dev.atrium.ai.entity;
+
+import java.util.Arrays;
+
+/**
+ * The states of an uploaded file: {@code uploaded} (stored, its parse job queued), {@code processing} (a worker is
+ * extracting its text), and the two final states {@code ready} (text and metadata readable) and {@code failed}
+ * (with the reason).
+ */
+public enum FileStatus {
+    UPLOADED("uploaded"),
+    PROCESSING("processing"),
+    READY("ready"),
+    FAILED("failed");
+
+    private final String value;
+
+    FileStatus(String value) {
+        this.value = value;
+    }
+
+    public String value() {
+        return value;
+    }
+
+    public boolean finished() {
+        return this == READY || this == FAILED;
+    }
+
+    public static FileStatus of(String value) {
+        return Arrays.stream(values()).filter(s -> s.value.equals(value)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("Unknown file status " + value));
+    }
+}
