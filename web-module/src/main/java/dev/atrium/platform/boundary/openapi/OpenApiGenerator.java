@@ -356,8 +356,10 @@ public final class OpenApiGenerator {
         var content = new LinkedHashMap<String, JsonObject>();
         for (Content c : response.content()) {
             Class<?> implementation = c.schema().implementation();
-            JsonObject mediaType = implementation == Void.class ? JsonValue.EMPTY_JSON_OBJECT
-                    : Json.createObjectBuilder().add("schema", schemas.schema(implementation)).build();
+            JsonObject mediaType = implementation != Void.class
+                    ? Json.createObjectBuilder().add("schema", schemas.schema(implementation)).build()
+                    : c.schema().type() != SchemaType.DEFAULT ? Json.createObjectBuilder().add("schema", inline(c.schema()))
+                    .build() : JsonValue.EMPTY_JSON_OBJECT;
             (c.mediaType().isBlank() ? produces : List.of(c.mediaType())).forEach(t -> content.put(t, mediaType));
         }
         if (content.isEmpty() && (code.startsWith("4") || code.equals("500"))) {
@@ -397,6 +399,15 @@ public final class OpenApiGenerator {
         boolean required = in.equals("path") || SchemaRegistry.mandatory(annotations)
                 || documented != null && documented.required();
         return builder.add("required", required).add("schema", SchemaRegistry.merge(schema, extra)).build();
+    }
+
+    /** A schema given by type and format alone, such as a download's {@code string}/{@code binary}. */
+    private static JsonObject inline(Schema schema) {
+        var builder = Json.createObjectBuilder().add("type", schema.type().name().toLowerCase(Locale.ROOT));
+        if (!schema.format().isBlank()) {
+            builder.add("format", schema.format());
+        }
+        return builder.build();
     }
 
     /** A parameter documented only by an MP OpenAPI {@code @Parameter} on the method, like a list filter. */

@@ -270,6 +270,33 @@ class WarDocumentTest {
                 .getJsonObject("responses").getJsonObject("403").getString("description")).contains("admin");
     }
 
+    @Test
+    void whenFilesAreDocumentedThenUploadIsMultipartWithItsLimitsAndDownloadIsBinary() {
+        JsonObject paths = document.getJsonObject("paths");
+        assertThat(paths.keySet()).contains("/api/files", "/api/files/upload", "/api/files/{id}",
+                "/api/files/{id}/content", "/api/files/{id}/text");
+
+        JsonObject upload = paths.getJsonObject("/api/files/upload").getJsonObject("post");
+        assertThat(upload.getJsonObject("requestBody").getJsonObject("content")
+                .getJsonObject("multipart/form-data").getJsonObject("schema").getString("$ref"))
+                .isEqualTo("#/components/schemas/FileUploadForm");
+        assertThat(upload.getJsonObject("responses").keySet()).contains("202", "401", "403", "413", "415", "422");
+        assertThat(upload.getJsonObject("responses").getJsonObject("202").getJsonObject("content")
+                .getJsonObject("application/json").getJsonObject("schema").getString("$ref"))
+                .isEqualTo("#/components/schemas/FileAccepted");
+        JsonObject download = paths.getJsonObject("/api/files/{id}/content").getJsonObject("get");
+        assertThat(download.getJsonObject("responses").getJsonObject("200").getJsonObject("content")
+                .getJsonObject("application/octet-stream").getJsonObject("schema"))
+                .containsEntry("format", Json.createValue("binary"));
+        assertThat(paths.getJsonObject("/api/files/{id}").getJsonObject("delete").getJsonObject("responses"))
+                .containsKey("204");
+        assertThat(paths.getJsonObject("/api/files/{id}/text").getJsonObject("get").getJsonObject("responses"))
+                .containsKeys("200", "409");
+        assertThat(document.getJsonObject("components").getJsonObject("schemas").getJsonObject("FileView")
+                .getJsonObject("properties")).containsKeys("id", "filename", "file_type", "file_size",
+                "storage_path", "status", "metadata", "created_at");
+    }
+
     private JsonObject resolve(String ref) {
         JsonValue node = document;
         for (String token : ref.substring(2).split("/")) {
