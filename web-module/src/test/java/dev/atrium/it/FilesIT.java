@@ -187,6 +187,28 @@ class FilesIT {
     }
 
     @Test
+    void whenAnUploadIsRepeatedWithTheSameIdempotencyKeyThenTheFirstAnswerIsReplayed() {
+        var user = uploader("files-retry");
+        byte[] content = new byte[1024 * 1024];
+        new Random(3).nextBytes(content);
+        Api keyed = user.api().header("Idempotency-Key", "upload-" + UUID.randomUUID());
+
+        String boundary = "----atrium" + UUID.randomUUID().toString().replace("-", "");
+        byte[] body = multipart(boundary, "retry.bin", "application/octet-stream", content);
+
+        var first = keyed.send("POST", "/api/files/upload", body, "multipart/form-data; boundary=" + boundary);
+        var second = keyed.send("POST", "/api/files/upload", body, "multipart/form-data; boundary=" + boundary);
+
+        assertThat(first.status()).as(first.toString()).isEqualTo(202);
+        assertThat(second.status()).as(second.toString()).isEqualTo(202);
+        assertThat(second.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(second.json().get("file_id").asText()).isEqualTo(first.json().get("file_id").asText());
+        assertThat(user.api().get("/api/files").json().get("total").asInt()).isEqualTo(1);
+        assertThat(download(user.accessToken(), "/api/files/" + first.json().get("file_id").asText() + "/content")
+                .body()).isEqualTo(content);
+    }
+
+    @Test
     void whenTheCallerLacksFileUploadThen403AndAnonymousThen401() {
         var plain = Accounts.verified("files-plain");
 
@@ -206,6 +228,7 @@ class FilesIT {
         var traversal = upload(user.api(), "../../../etc/passwd", "text/plain", "root:x:0:0".getBytes());
         var windows = upload(user.api(), "..\\..\\boot.ini", "text/plain", "x".getBytes());
         var sneaky = upload(user.api(), "invoice\u202Efdp.exe", "text/plain", "x".getBytes());
+        var international = upload(user.api(), "Grüße aus Köln.txt", "text/plain", "x".getBytes());
 
         String id = traversal.json().get("file_id").asText();
         JsonNode file = user.api().get("/api/files/" + id).json();
@@ -215,6 +238,9 @@ class FilesIT {
                 .get("filename").asText()).isEqualTo("boot.ini");
         assertThat(user.api().get("/api/files/" + sneaky.json().get("file_id").asText()).json()
                 .get("filename").asText()).isEqualTo("invoicefdp.exe");
+        // browsers send names as raw UTF-8 in the part's headers
+        assertThat(user.api().get("/api/files/" + international.json().get("file_id").asText()).json()
+                .get("filename").asText()).isEqualTo("Grüße aus Köln.txt");
     }
 
     @Test
@@ -271,6 +297,11 @@ class FilesIT {
     /** POST /api/files/upload as multipart/form-data with the part {@code file}; no Content-Type when null. */
     static Reply upload(Api api, String filename, String contentType, byte[] content) {
         String boundary = "----atrium" + UUID.randomUUID().toString().replace("-", "");
+        return api.send("POST", "/api/files/upload", multipart(boundary, filename, contentType, content),
+                "multipart/form-data; boundary=" + boundary);
+    }
+
+    static byte[] multipart(String boundary, String filename, String contentType, byte[] content) {
         var body = new ByteArrayOutputStream();
         String headers = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
                 + filename.replace("\"", "%22") + "\"\r\n"
@@ -278,8 +309,7 @@ class FilesIT {
         body.writeBytes(headers.getBytes(StandardCharsets.UTF_8));
         body.writeBytes(content);
         body.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        return api.send("POST", "/api/files/upload", body.toByteArray(), "multipart/form-data; boundary="
-                + boundary);
+        return body.toByteArray();
     }
 
     /** An upload whose length is not declared (chunked transfer), of {@code size} bytes of file content. */

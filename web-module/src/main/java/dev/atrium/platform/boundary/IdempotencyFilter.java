@@ -1,6 +1,5 @@
 package dev.atrium.platform.boundary;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -47,6 +46,7 @@ public class IdempotencyFilter implements ContainerRequestFilter, ContainerRespo
     public static final String HEADER = "Idempotency-Key";
     private static final String SCOPE = "atrium.idempotency.scope";
     private static final String FINGERPRINT = "atrium.idempotency.fingerprint";
+    private static final String BODY = "atrium.idempotency.body";
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @Inject
@@ -67,9 +67,11 @@ public class IdempotencyFilter implements ContainerRequestFilter, ContainerRespo
         if (key.isBlank() || key.length() > 255 || !key.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
             throw BusinessException.badRequest(HEADER + " must be 1 to 255 visible ASCII characters");
         }
-        byte[] body = request.hasEntity() ? request.getEntityStream().readAllBytes() : new byte[0];
-        request.setEntityStream(new ByteArrayInputStream(body));
-        String fingerprint = fingerprint(request, body);
+        // read once for the fingerprint, kept in memory only when small: uploads go to a temporary file
+        SpooledBody body = request.hasEntity() ? SpooledBody.read(request.getEntityStream()) : SpooledBody.empty();
+        request.setProperty(BODY, body);
+        request.setEntityStream(body.stream());
+        String fingerprint = fingerprint(request, body.sha256());
         String scope = CallerKeys.of(servletRequest, addresses) + "|" + sha256(key.getBytes(StandardCharsets.UTF_8));
 
         var claim = store.claim(scope, fingerprint);
@@ -105,6 +107,11 @@ public class IdempotencyFilter implements ContainerRequestFilter, ContainerRespo
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        if (request.getProperty(BODY) instanceof SpooledBody body) {
+            // the resource has read the body by now (or never will): its temporary file can go
+            body.close();
+            request.removeProperty(BODY);
+        }
         if (!(request.getProperty(SCOPE) instanceof String scope)) {
             return;
         }
@@ -169,10 +176,10 @@ public class IdempotencyFilter implements ContainerRequestFilter, ContainerRespo
         return kept;
     }
 
-    private static String fingerprint(ContainerRequestContext request, byte[] body) {
+    private static String fingerprint(ContainerRequestContext request, String bodySha256) {
         String target = request.getMethod() + " " + request.getUriInfo().getRequestUri().getRawPath() + "?"
                 + request.getUriInfo().getRequestUri().getRawQuery();
-        return sha256(target.getBytes(StandardCharsets.UTF_8)) + ":" + sha256(body);
+        return sha256(target.getBytes(StandardCharsets.UTF_8)) + ":" + bodySha256;
     }
 
     static String sha256(byte[] bytes) {
