@@ -13,7 +13,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
@@ -276,6 +279,32 @@ class FilesIT {
         assertThat(user.api().get("/api/files/" + id + "/content").status()).isEqualTo(404);
         assertThat(user.api().delete("/api/files/" + id).status()).isEqualTo(404);
         assertThat(user.api().get("/api/files").json().get("total").asInt()).isZero();
+    }
+
+    @Test
+    void whenTheUserIsDeletedThenTheirStoredFilesAreRemovedFromTheObjectStore() throws Exception {
+        var user = uploader("files-gone");
+        String id = upload(user.api(), "mine.txt", "text/plain", "private".getBytes()).json().get("file_id").asText();
+        awaitFinished(user.api(), id);
+        Path prefix = AtriumServer.get().dataDir().resolve("objects").resolve(Long.toString(user.id()));
+        assertThat(regularFiles(prefix)).isNotEmpty();
+
+        var deleted = staff.api().delete("/admin/users/" + user.id());
+
+        assertThat(deleted.status()).as(deleted.toString()).isEqualTo(204);
+        for (int i = 0; i < 50 && !regularFiles(prefix).isEmpty(); i++) {
+            Accounts.sleep(100);
+        }
+        assertThat(regularFiles(prefix)).isEmpty();
+    }
+
+    private static List<Path> regularFiles(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (var files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).toList();
+        }
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.List;
 
 import jakarta.ejb.Stateless;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 
 import dev.atrium.identity.entity.Role;
@@ -43,6 +44,9 @@ public class AccessAdminService {
     @Inject
     Clock clock;
 
+    @Inject
+    Event<UserDeleted> deletions;
+
     public Listing<User> users(ListQuery query) {
         return new EntityQuery<>(users.entityManager(), USERS).list(query);
     }
@@ -51,7 +55,10 @@ public class AccessAdminService {
         return users.find(id).orElseThrow(() -> new BusinessException(Problem.USER_NOT_FOUND, "User not found"));
     }
 
-    /** Deletes a user; its sessions and tokens stop working because they no longer name an existing user. */
+    /**
+     * Deletes a user; its sessions and tokens stop working because they no longer name an existing user, and
+     * {@link UserDeleted} tells the other contexts to drop what they keep for it.
+     */
     public void delete(long id, Caller actor, RequestOrigin origin) {
         if (id == actor.userId()) {
             throw BusinessException.conflict("Administrators cannot delete their own account");
@@ -59,6 +66,7 @@ public class AccessAdminService {
         User user = user(id);
         users.entityManager().remove(user);
         audit.record(AuditAction.USER_DELETE, id, actor.userId(), origin, true);
+        deletions.fire(new UserDeleted(id));
     }
 
     /** Deactivates (ending all its sessions and tokens) or reactivates a user; never oneself. */

@@ -33,8 +33,7 @@ public class FileObjectStore implements ObjectStore {
     public long put(String key, InputStream content, String contentType) {
         Path target = resolve(key);
         try {
-            Files.createDirectories(target.getParent());
-            Path tmp = Files.createTempFile(target.getParent(), ".upload", ".tmp");
+            Path tmp = createTempBeside(target);
             try {
                 long size = Files.copy(content, tmp, StandardCopyOption.REPLACE_EXISTING);
                 Files.writeString(typeFile(target), contentType == null ? "application/octet-stream" : contentType);
@@ -45,6 +44,20 @@ public class FileObjectStore implements ObjectStore {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot store object " + key, e);
+        }
+    }
+
+    /** A temporary file in the target's directory, made anew if a deletion pruned it meanwhile. */
+    private static Path createTempBeside(Path target) throws IOException {
+        for (int attempt = 1;; attempt++) {
+            try {
+                Files.createDirectories(target.getParent());
+                return Files.createTempFile(target.getParent(), ".upload", ".tmp");
+            } catch (NoSuchFileException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
         }
     }
 
@@ -69,9 +82,24 @@ public class FileObjectStore implements ObjectStore {
         Path file = resolve(key);
         try {
             Files.deleteIfExists(typeFile(file));
-            return Files.deleteIfExists(file);
+            boolean deleted = Files.deleteIfExists(file);
+            pruneEmptyParents(file);
+            return deleted;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete object " + key, e);
+        }
+    }
+
+    /** Directories left empty by a deletion go too, so a store of short-lived files does not fill with them. */
+    private void pruneEmptyParents(Path file) {
+        for (Path dir = file.getParent(); dir != null && !dir.equals(root) && dir.startsWith(root);
+                dir = dir.getParent()) {
+            try {
+                Files.delete(dir);
+            } catch (IOException e) {
+                // not empty (or written to at this moment): what is above it is not empty either
+                return;
+            }
         }
     }
 

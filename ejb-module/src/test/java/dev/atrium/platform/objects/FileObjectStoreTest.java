@@ -1,8 +1,13 @@
 package dev.atrium.platform.objects;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The contract on a directory. */
@@ -26,5 +31,19 @@ class FileObjectStoreTest extends ObjectStoreContract {
     @Override
     protected String expectedKind() {
         return "file";
+    }
+
+    @Test
+    void whenTheLastObjectOfADirectoryIsDeletedThenTheEmptyDirectoriesGoButNotTheirNonEmptyParents() {
+        store.put("7/a/one.txt", new ByteArrayInputStream(new byte[] {1}), "text/plain");
+        store.put("7/b/two.txt", new ByteArrayInputStream(new byte[] {2}), "text/plain");
+
+        store.delete("7/a/one.txt");
+
+        assertThat(Files.exists(root.resolve("objects/7/a"))).isFalse();
+        assertThat(Files.exists(root.resolve("objects/7/b/two.txt"))).isTrue();
+        store.delete("7/b/two.txt");
+        assertThat(Files.exists(root.resolve("objects/7"))).isFalse();
+        assertThat(Files.isDirectory(root.resolve("objects"))).isTrue();
     }
 }
