@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -164,6 +166,23 @@ public class FileService {
                 deleteQuietly(key);
             }
         }));
+    }
+
+    /**
+     * Sends the parse message again for files still {@code uploaded} that were stored before {@code cutoff}: the
+     * message leaves after the upload commits, and a crash in between would leave the file waiting forever. A file
+     * whose first message is merely late in a long queue gets a second one; the worker's attempts make that harmless
+     * (the later attempt records the outcome, a finished file is skipped). Answers how many were sent again.
+     */
+    public int requeueStale(Instant cutoff, int max) {
+        List<UUID> stale = em.createQuery("SELECT f.id FROM StoredFile f WHERE f.status = :status"
+                + " AND f.createdAt < :cutoff ORDER BY f.createdAt", UUID.class)
+                .setParameter("status", FileStatus.UPLOADED.value())
+                .setParameter("cutoff", cutoff)
+                .setMaxResults(max)
+                .getResultList();
+        stale.forEach(id -> messages.send(QUEUE, id.toString()));
+        return stale.size();
     }
 
     /** The parse job takes the file: a new attempt, unless the file is gone or already finished. */

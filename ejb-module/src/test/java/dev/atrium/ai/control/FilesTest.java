@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -393,6 +394,28 @@ class FilesTest {
                 ListQuery.firstPage().withFilter("file_type", List.of("text/plain"))));
 
         assertThat(texts.items()).extracting(StoredFile::filename).containsExactly("b.txt");
+    }
+
+    // ---- recovery ----
+
+    @Test
+    void whenAFileHasWaitedPastTheCutoffInUploadedThenItsParseMessageIsSentAgain() {
+        StoredFile waiting = upload(ADA, "waiting.txt", "text/plain", "w".getBytes(StandardCharsets.UTF_8), MIB);
+        StoredFile started = upload(ADA, "started.txt", "text/plain", "s".getBytes(StandardCharsets.UTF_8), MIB);
+        inTransaction(new FakeTransactions(), s -> s.start(started.id()));
+        clock.advance(Duration.ofMinutes(5));
+        StoredFile recent = upload(BOB, "recent.txt", "text/plain", "r".getBytes(StandardCharsets.UTF_8), MIB);
+        clock.advance(Duration.ofMinutes(6));
+        sent.clear();
+
+        var transactions = new FakeTransactions();
+        int requeued = inTransaction(transactions, s -> s.requeueStale(clock.instant().minus(Duration.ofMinutes(10)),
+                500));
+        transactions.complete(Status.STATUS_COMMITTED);
+
+        assertThat(requeued).isEqualTo(1);
+        assertThat(sent).containsExactly(FileService.QUEUE + ":" + waiting.id());
+        assertThat(sent).doesNotContain(FileService.QUEUE + ":" + recent.id());
     }
 
     // ---- plumbing ----
