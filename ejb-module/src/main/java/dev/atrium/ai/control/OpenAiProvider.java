@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -39,8 +40,10 @@ import dev.atrium.platform.error.Problem;
 
 /**
  * Any OpenAI-compatible {@code /v1/chat/completions} endpoint, streaming ({@code stream: true}, server-sent chunks
- * until {@code [DONE]}, usage from the final chunk) or not. One shared HTTP client keeps connections alive between
- * calls; connecting and waiting for the response head time out after 30 s. The API key goes only into the
+ * until {@code [DONE]}, usage from the final chunk) or not. One shared HTTP client, pooled as spec 02's outbound
+ * limits say: at most 100 calls (connections) at once, a call beyond waits up to 30 s and is then refused with 503;
+ * at most 20 idle connections kept alive (the JDK client's {@code jdk.httpclient.connectionPoolSize}, set here unless
+ * the JVM already names it); connecting and waiting for the response head time out after 30 s. The API key goes only into the
  * {@code Authorization} header and never into logs or errors. A cancelled stream is closed within about 200 ms
  * even while the provider sends nothing, which drops the connection and ends the generation upstream.
  */
@@ -50,6 +53,9 @@ public class OpenAiProvider implements ModelProvider {
     private static final Logger LOG = Logger.getLogger(OpenAiProvider.class.getName());
     static final Duration TIMEOUT = Duration.ofSeconds(30);
     static final long CANCEL_CHECK_MILLIS = 200;
+    static final int MAX_CONNECTIONS = 100;
+    static final int KEEP_ALIVE_CONNECTIONS = 20;
+    private static final String POOL_SIZE = "jdk.httpclient.connectionPoolSize";
 
     @Inject
     @ConfigProperty(name = "atrium.llm.base-url")
@@ -64,9 +70,15 @@ public class OpenAiProvider implements ModelProvider {
 
     private HttpClient client;
     private ScheduledExecutorService cancellations;
+    Semaphore connections = new Semaphore(MAX_CONNECTIONS, true);
+    Duration connectionWait = TIMEOUT;
 
     @PostConstruct
     void init() {
+        // read by the JDK once, when its first HTTP client is built; a JVM option of the operator's wins
+        if (System.getProperty(POOL_SIZE) == null) {
+            System.setProperty(POOL_SIZE, Integer.toString(KEEP_ALIVE_CONNECTIONS));
+        }
         client = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
         cancellations = Executors.newSingleThreadScheduledExecutor(threads);
     }
@@ -83,8 +95,13 @@ public class OpenAiProvider implements ModelProvider {
 
     @Override
     public Completion complete(String upstreamModel, List<ChatTurn> messages) {
-        HttpResponse<String> response = send(request(upstreamModel, messages, false),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response;
+        acquireConnection();
+        try {
+            response = send(request(upstreamModel, messages, false), HttpResponse.BodyHandlers.ofString());
+        } finally {
+            connections.release();
+        }
         JsonObject body = parse(response.body());
         String content = body.getJsonArray("choices").getJsonObject(0).getJsonObject("message")
                 .getString("content", "");
@@ -94,6 +111,16 @@ public class OpenAiProvider implements ModelProvider {
     @Override
     public Usage stream(String upstreamModel, List<ChatTurn> messages, Consumer<String> onDelta,
                         BooleanSupplier cancelled) {
+        acquireConnection();
+        try {
+            return streamOnConnection(upstreamModel, messages, onDelta, cancelled);
+        } finally {
+            connections.release();
+        }
+    }
+
+    private Usage streamOnConnection(String upstreamModel, List<ChatTurn> messages, Consumer<String> onDelta,
+                                     BooleanSupplier cancelled) {
         HttpResponse<InputStream> response = send(request(upstreamModel, messages, true),
                 HttpResponse.BodyHandlers.ofInputStream());
         var content = new StringBuilder();
@@ -143,6 +170,22 @@ public class OpenAiProvider implements ModelProvider {
             watch.cancel(false);
         }
         return usage != null ? usage : estimate(messages, content.toString());
+    }
+
+    /** One of the 100 outbound calls; waits up to 30 s for one to end, then 503. */
+    private void acquireConnection() {
+        boolean acquired;
+        try {
+            acquired = connections.tryAcquire(connectionWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            acquired = false;
+        }
+        if (!acquired) {
+            LOG.warning("All outbound connections to the model provider are busy");
+            throw new BusinessException(Problem.UNAVAILABLE, "Too many calls to the language model provider at "
+                    + "once; try again shortly");
+        }
     }
 
     private static void closeQuietly(InputStream in) {
