@@ -1,9 +1,7 @@
 package dev.atrium.ai.control;
 
 import java.io.BufferedInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -29,6 +27,7 @@ import dev.atrium.ai.entity.StoredFile;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.messaging.Messages;
+import dev.atrium.platform.http.BoundedInputStream;
 import dev.atrium.platform.objects.ObjectStore;
 import dev.atrium.platform.objects.ObjectStoreException;
 import dev.atrium.platform.query.Catalog;
@@ -93,7 +92,7 @@ public class FileService {
                 .orElseGet(() -> parsers.get().detect(content, name));
         long size;
         try {
-            size = objects.put(key, new Limited(content, maxBytes), type);
+            size = objects.put(key, new BoundedInputStream(content, maxBytes, () -> tooLarge(maxBytes)), type);
         } catch (ObjectStoreException | UncheckedIOException e) {
             LOG.log(Level.WARNING, e, () -> "Could not store upload " + key);
             throw new BusinessException(Problem.UNAVAILABLE, "The file could not be stored; try again later");
@@ -237,49 +236,6 @@ public class FileService {
         @Override
         public void afterCompletion(int status) {
             action.accept(status);
-        }
-    }
-
-    /** Counts what is read and fails with 413 once more than the limit has come; the store then keeps none of it. */
-    static final class Limited extends FilterInputStream {
-        private final long max;
-        private long count;
-
-        Limited(InputStream in, long max) {
-            super(in);
-            this.max = max;
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                add(1);
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = super.read(buffer, offset, length);
-            if (n > 0) {
-                add(n);
-            }
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            long skipped = super.skip(n);
-            add(skipped);
-            return skipped;
-        }
-
-        private void add(long n) {
-            count += n;
-            if (count > max) {
-                throw tooLarge(max);
-            }
         }
     }
 }

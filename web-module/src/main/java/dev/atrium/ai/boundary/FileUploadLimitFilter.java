@@ -1,9 +1,5 @@
 package dev.atrium.ai.boundary;
 
-import java.io.FilterInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -16,6 +12,7 @@ import dev.atrium.ai.control.FileService;
 import dev.atrium.identity.boundary.CallerPrincipal;
 import dev.atrium.platform.boundary.FilterOrder;
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.http.BoundedInputStream;
 
 /**
  * Bounds an upload's body by the caller's limit before anything reads it, right after the permission check (so a
@@ -40,63 +37,10 @@ public class FileUploadLimitFilter implements ContainerRequestFilter {
         }
         long file = limits.fileBytes(principal.caller().userId());
         long body = file + UploadLimits.ENVELOPE_BYTES;
-        String declared = request.getHeaderString(HttpHeaders.CONTENT_LENGTH);
-        if (declared != null) {
-            long length;
-            try {
-                length = Long.parseLong(declared.trim());
-            } catch (NumberFormatException e) {
-                throw BusinessException.badRequest("Content-Length is not a number");
-            }
-            if (length > body) {
-                throw FileService.tooLarge(file);
-            }
-        }
-        request.setEntityStream(new Bounded(request.getEntityStream(), body, file));
-    }
-
-    /** Counts what is read and fails once more than the limit has come. */
-    static final class Bounded extends FilterInputStream {
-        private final long max;
-        private final long file;
-        private long count;
-
-        Bounded(InputStream in, long max, long file) {
-            super(in);
-            this.max = max;
-            this.file = file;
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                add(1);
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = super.read(buffer, offset, length);
-            if (n > 0) {
-                add(n);
-            }
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            long skipped = super.skip(n);
-            add(skipped);
-            return skipped;
-        }
-
-        private void add(long n) {
-            count += n;
-            if (count > max) {
-                throw FileService.tooLarge(file);
-            }
-        }
+        BoundedInputStream.checkDeclared(request.getHeaderString(HttpHeaders.CONTENT_LENGTH), body,
+                () -> FileService.tooLarge(file),
+                () -> BusinessException.badRequest("Content-Length is not a number"));
+        request.setEntityStream(new BoundedInputStream(request.getEntityStream(), body,
+                () -> FileService.tooLarge(file)));
     }
 }
