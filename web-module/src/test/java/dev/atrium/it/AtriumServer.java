@@ -142,7 +142,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_SERVICE);
         }
         if (!embedded()) {
-            database = "atrium_it_" + stamp;
+            database = "atrium_it_" + stamp + "_" + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
             Services.createDatabase(database);
             try (var jedis = new Jedis(URI.create(Services.redisUrl()))) {
                 jedis.flushDB();
