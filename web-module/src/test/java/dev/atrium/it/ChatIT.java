@@ -74,7 +74,7 @@ class ChatIT {
     void whenTheRequestIsInvalidThen422With40001() {
         var user = Accounts.verified("invalidchat");
         for (Object body : List.of(Map.of("message", ""), Map.of("message", "x".repeat(10_001)), Map.of(),
-                Map.of("message", "x", "conversation_id", "not-a-uuid"), Map.of("message", "x", "model", "gpt-9"))) {
+                Map.of("message", "x", "conversation_id", "not-a-uuid"))) {
             var reply = user.api().post("/api/chat/completions", body);
             assertThat(reply.status()).as(body.toString().substring(0, Math.min(60, body.toString().length())))
                     .isEqualTo(422);
@@ -147,27 +147,40 @@ class ChatIT {
     }
 
     @Test
-    void whenTheClientGoesAwayThenTheModelStopsAndThePartialAnswerIsMarked() throws InterruptedException {
-        var user = Accounts.verified("leaver");
-        String longMessage = String.join(" ", java.util.Collections.nCopies(150, "word"));
-        var result = EventStream.postUntil("/api/chat/stream", user.accessToken(), Map.of("message", longMessage),
-                e -> e.data().get("type").asText().equals("content") && e.data().get("content").asText().equals("word "));
-        assertThat(result.events()).isNotEmpty();
-        String conversation = null;
-        for (int i = 0; i < 50 && conversation == null; i++) {
-            Thread.sleep(200);
-            var items = user.api().get("/api/conversations/").json().get("items");
-            if (items.size() > 0) {
-                var messages = user.api().get("/api/conversations/" + items.get(0).get("id").asText()
-                        + "/messages?role=assistant").json().get("items");
-                if (messages.size() > 0) {
-                    conversation = items.get(0).get("id").asText();
-                    assertThat(messages.get(0).at("/metadata/interrupted").asBoolean()).isTrue();
-                    assertThat(messages.get(0).get("content").asText().length()).isLessThan(6 + longMessage.length());
-                }
-            }
-        }
-        assertThat(conversation).as("the partial answer was saved well before 150 words at 40 ms").isNotNull();
+    void whenTheClientDropsAfterThreeEventsThenResumingGivesTheWholeAnswerExactlyOnce() {
+        var user = Accounts.verified("dropper");
+        String message = String.join(" ", java.util.Collections.nCopies(40, "word"));
+        String full = "Echo: " + message;
+        var seen = new java.util.concurrent.atomic.AtomicInteger();
+        var first = EventStream.postUntil("/api/chat/stream", user.accessToken(), Map.of("message", message),
+                e -> seen.incrementAndGet() == 3);
+        assertThat(first.events()).hasSize(3);
+        assertThat(first.events()).allMatch(e -> e.data().get("type").asText().equals("content"));
+        assertThat(first.events().get(0).data().has("message_id")).as("message_id comes in the first event").isTrue();
+        String messageId = first.events().get(0).data().get("message_id").asText();
+        String received = first.events().stream().map(e -> e.data().get("content").asText())
+                .collect(Collectors.joining());
+
+        var rest = EventStream.get("/api/chat/stream/resume/" + messageId + "?last_offset=" + received.length(),
+                user.accessToken());
+        assertThat(rest.status()).isEqualTo(200);
+        var chunks = rest.events().subList(0, rest.events().size() - 1);
+        assertThat(rest.events().get(rest.events().size() - 1).data().get("type").asText()).isEqualTo("done");
+        assertThat(chunks.get(0).data().get("offset").asInt()).isEqualTo(received.length());
+        assertThat(chunks).allMatch(e -> e.data().get("content").asText().length() <= 10);
+        assertThat(received + chunks.stream().map(e -> e.data().get("content").asText())
+                .collect(Collectors.joining())).as("the whole answer, each part once").isEqualTo(full);
+        long followed = (rest.events().get(rest.events().size() - 1).arrivedNanos()
+                - chunks.get(0).arrivedNanos()) / 1_000_000;
+        assertThat(followed).as("the resume followed the answer while it was generated (40 words, 40 ms apart)")
+                .isGreaterThan(300);
+
+        String conversation = user.api().get("/api/conversations").json().get("items").get(0).get("id").asText();
+        var saved = user.api().get("/api/conversations/" + conversation + "/messages?role=assistant").json()
+                .get("items").get(0);
+        assertThat(saved.get("id").asText()).isEqualTo(messageId);
+        assertThat(saved.get("content").asText()).as("the model went on after the client left").isEqualTo(full);
+        assertThat(saved.at("/metadata/interrupted").asBoolean()).isFalse();
     }
 
     @Test
@@ -179,6 +192,29 @@ class ChatIT {
         var forbidden = EventStream.post("/api/chat/stream", user.accessToken(),
                 Map.of("message", "x", "model", "echo-pro"));
         assertThat(forbidden.status()).isEqualTo(403);
+    }
+
+    @Test
+    void whenTheModelIsUnknownOrNotInTheTierThen403BeforeTheBodyIsValidatedOnEveryChatEndpoint() {
+        var user = Accounts.verified("tierfirst");
+        var bodies = List.<Map<String, Object>>of(Map.of("message", "x", "model", "gpt-9"),
+                Map.of("message", "", "model", "gpt-9"), Map.of("message", "x".repeat(10_001), "model", "echo-pro"),
+                Map.of("message", "x", "model", "echo-pro", "conversation_id", "not-a-uuid"),
+                Map.of("model", "m".repeat(500)));
+        for (String path : List.of("/api/chat/completions", "/api/chat/smart-stream")) {
+            for (var body : bodies) {
+                var reply = user.api().post(path, body);
+                assertThat(reply.status()).as(path + " " + reply).isEqualTo(403);
+                assertThat(reply.code()).isEqualTo(40300);
+                assertThat(reply.json().at("/error/message").asText()).contains("free").contains("echo")
+                        .doesNotContain("mmmmm");
+            }
+        }
+        for (var body : bodies) {
+            var streamed = EventStream.post("/api/chat/stream", user.accessToken(), body);
+            assertThat(streamed.status()).as("stream " + body.keySet()).isEqualTo(403);
+            assertThat(streamed.errorBody()).contains("40300");
+        }
     }
 
     @Test

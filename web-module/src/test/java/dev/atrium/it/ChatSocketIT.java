@@ -114,6 +114,20 @@ class ChatSocketIT {
     }
 
     @Test
+    void whenTheModelIsUnknownOrNotInTheTierThenTheErrorIs40300BeforeTheMessagesAreValidated() throws Exception {
+        var user = Accounts.verified("wsmodel");
+        var client = connect("/ws/chat/" + user.id(), user.accessToken());
+        for (String text : List.of("{\"model\":\"gpt-9\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+                "{\"model\":\"gpt-9\",\"messages\":42}", "{\"model\":\"echo-pro\",\"messages\":[]}")) {
+            client.socket.sendText(text, true);
+            var error = client.next();
+            assertThat(error.get("type").asText()).as(text).isEqualTo("error");
+            assertThat(error.at("/error/code").asInt()).as(text).isEqualTo(40300);
+        }
+        client.socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
     void whenTheTokenComesAsAQueryParameterThenItAuthenticatesToo() throws Exception {
         var user = Accounts.verified("wsquery");
         var client = connect("/ws/chat/" + user.id() + "?token=" + user.accessToken(), null);

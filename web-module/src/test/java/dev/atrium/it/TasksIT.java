@@ -124,8 +124,11 @@ class TasksIT {
         assertThat(premium.json().at("/error/message").asText()).contains("premium").contains("free");
 
         var unknown = user.api().post("/api/tasks/submit", Map.of("prompt", "Hello", "model", "no-such-model"));
-        assertThat(unknown.status()).as(unknown.toString()).isEqualTo(422);
-        assertThat(unknown.code()).isEqualTo(40001);
+        assertThat(unknown.status()).as(unknown.toString()).isEqualTo(403);
+        assertThat(unknown.code()).isEqualTo(40300);
+        var unknownAndInvalid = user.api().post("/api/tasks/submit", Map.of("prompt", "", "model", "no-such-model"));
+        assertThat(unknownAndInvalid.status()).as("the tier's model list is checked before the body")
+                .isEqualTo(403);
 
         var missing = user.api().post("/api/tasks/submit", Map.of("model", "echo"));
         assertThat(missing.status()).as(missing.toString()).isEqualTo(422);

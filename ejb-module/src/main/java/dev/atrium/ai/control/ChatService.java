@@ -3,7 +3,6 @@ package dev.atrium.ai.control;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import jakarta.ejb.Stateless;
@@ -96,15 +95,27 @@ public class ChatService {
         return finish(started, completion.content(), completion.usage(), false);
     }
 
-    /** Streams the answer to {@code onDelta}; stops the model when {@code cancelled} turns true. */
-    public Reply stream(Started started, Consumer<String> onDelta, BooleanSupplier cancelled) {
+    /**
+     * Streams the answer to {@code onDelta}, caching it fragment by fragment for resume (the cache first, so any
+     * offset a client has seen is cached). The model is not stopped when the client goes away: the answer is
+     * generated, cached and saved whole, and may be resumed while it is still being generated.
+     */
+    public Reply stream(Started started, Consumer<String> onDelta) {
+        var entry = cache.open(started.turn().assistantMessageId(), started.userId());
         var content = new StringBuilder();
-        Usage usage = models.stream(started.model(), started.turn().context(), delta -> {
-            content.append(delta);
-            onDelta.accept(delta);
-        }, cancelled);
-        Reply reply = finish(started, content.toString(), usage, cancelled.getAsBoolean());
-        cache.put(reply.messageId(), started.userId(), reply.content());
+        Usage usage;
+        try {
+            usage = models.stream(started.model(), started.turn().context(), delta -> {
+                content.append(delta);
+                entry.update(content.toString(), false);
+                onDelta.accept(delta);
+            }, () -> false);
+        } catch (RuntimeException e) {
+            entry.update(content.toString(), true);
+            throw e;
+        }
+        Reply reply = finish(started, content.toString(), usage, false);
+        entry.update(reply.content(), true);
         return reply;
     }
 

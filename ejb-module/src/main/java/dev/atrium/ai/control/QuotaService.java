@@ -25,6 +25,8 @@ import dev.atrium.platform.kv.KeyValueStore;
 public class QuotaService {
 
     private static final Duration KEEP = Duration.ofDays(2);
+    /** Longer model names in a request are not repeated in the answer (the name is the caller's input). */
+    private static final int MODEL_NAME_SHOWN = 50;
 
     /** A request let through: the model to use and what is left of the day's requests. */
     public record Admission(ModelDefinition model, Tier tier, long remainingRequests, long resetEpochSeconds) {
@@ -46,23 +48,31 @@ public class QuotaService {
     @Inject
     ModelCatalog catalog;
 
-    /** The model a request names (the default one when it names none), if it exists. */
-    public ModelDefinition model(String modelId) {
-        if (modelId == null || modelId.isBlank()) {
-            return catalog.defaultModel();
+    /**
+     * The model a request names (the default one when it names none), if the caller's tier may use it: spec 02's
+     * first quota check, made before the request's body is validated. A model that does not exist is not in any
+     * tier's list, so it is refused the same way (403), naming the models the tier may use.
+     */
+    public ModelDefinition allowed(long userId, String modelId) {
+        return allowed(tenants.tierOf(userId), modelId);
+    }
+
+    private ModelDefinition allowed(Tier tier, String modelId) {
+        ModelDefinition model = modelId == null || modelId.isBlank() ? catalog.defaultModel()
+                : catalog.find(modelId.trim()).orElse(null);
+        if (model == null || !model.allows(tier)) {
+            String named = model != null ? "Model " + model.id()
+                    : modelId.strip().length() <= MODEL_NAME_SHOWN ? "Model " + modelId.strip() : "The model named";
+            throw new BusinessException(Problem.FORBIDDEN, named + " is not available on the " + tier.value()
+                    + " tier; available: " + catalog.allowedFor(tier).stream().map(ModelDefinition::id)
+                    .collect(Collectors.joining(", ")));
         }
-        return catalog.find(modelId.trim()).orElseThrow(() -> BusinessException.validation("model: no model named '"
-                + modelId + "'; available: " + catalog.all().stream().map(ModelDefinition::id)
-                .collect(Collectors.joining(", "))));
+        return model;
     }
 
     public Admission admit(long userId, String modelId) {
         Tier tier = tenants.tierOf(userId);
-        ModelDefinition model = model(modelId);
-        if (!model.allows(tier)) {
-            throw new BusinessException(Problem.FORBIDDEN, "Model " + model.id() + " is not available on the "
-                    + tier.value() + " tier");
-        }
+        ModelDefinition model = allowed(tier, modelId);
         LocalDate day = LocalDate.now(clock.withZone(ZoneOffset.UTC));
         long reset = day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toEpochSecond();
         long tokens = store.get(tokensKey(userId, day)).map(Long::parseLong).orElse(0L);

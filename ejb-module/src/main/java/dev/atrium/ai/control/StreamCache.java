@@ -10,17 +10,25 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
+import jakarta.json.JsonObject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.platform.kv.KeyValueStore;
 
 /**
- * Streamed answers kept for resuming ({@code atrium.ai.stream-cache-seconds}, default 3600 s), in the shared store so
- * a client may resume on any instance. Only the user who asked may read it back.
+ * Streamed answers kept for resuming ({@code atrium.ai.stream-cache-seconds}, default 3600 s from the start of the
+ * answer), in the shared store so a client may resume on any instance, even while the answer is still being
+ * generated on another one. The entry is written when the stream opens and again after every fragment, so what a
+ * client has seen is always cached; {@code done} is set once the whole answer has been saved. Only the user who
+ * asked may read it back.
  */
 @ApplicationScoped
 public class StreamCache {
+
+    /** What is cached of an answer so far, and whether it is complete. */
+    public record Cached(String content, boolean done) {
+    }
 
     @Inject
     KeyValueStore store;
@@ -32,16 +40,50 @@ public class StreamCache {
     @ConfigProperty(name = "atrium.ai.stream-cache-seconds", defaultValue = "3600")
     long seconds;
 
-    public void put(UUID messageId, long userId, String content) {
-        store.set(key(messageId), Json.createObjectBuilder().add("user_id", userId).add("content", content)
-                .add("created_at", clock.instant().toString()).build().toString(), Duration.ofSeconds(seconds));
+    /** One answer's entry, written by the thread that generates it. */
+    public final class Entry {
+        private final UUID messageId;
+        private final long userId;
+        private final Instant created;
+
+        private Entry(UUID messageId, long userId, Instant created) {
+            this.messageId = messageId;
+            this.userId = userId;
+            this.created = created;
+        }
+
+        /** Replaces the cached text with the answer so far; {@code done} once the whole answer is saved. */
+        public void update(String content, boolean done) {
+            write(messageId, userId, content, done, created);
+        }
     }
 
-    public Optional<String> get(UUID messageId, long userId) {
-        return store.get(key(messageId)).map(v -> Json.createReader(new StringReader(v)).readObject())
+    /** Starts the entry of an answer about to be generated; it is kept from now for the cache's lifetime. */
+    public Entry open(UUID messageId, long userId) {
+        var entry = new Entry(messageId, userId, clock.instant());
+        entry.update("", false);
+        return entry;
+    }
+
+    /** The cached answer, for its user only, while it is kept. */
+    public Optional<Cached> read(UUID messageId, long userId) {
+        return store.get(key(messageId)).map(StreamCache::parse)
                 .filter(o -> o.getJsonNumber("user_id").longValue() == userId)
                 .filter(o -> clock.instant().isBefore(Instant.parse(o.getString("created_at")).plusSeconds(seconds)))
-                .map(o -> o.getString("content"));
+                .map(o -> new Cached(o.getString("content"), o.getBoolean("done", true)));
+    }
+
+    private void write(UUID messageId, long userId, String content, boolean done, Instant created) {
+        long left = Math.max(1, seconds - Duration.between(created, clock.instant()).toSeconds());
+        store.set(key(messageId), Json.createObjectBuilder().add("user_id", userId).add("content", content)
+                .add("done", done).add("created_at", created.toString()).build().toString(),
+                Duration.ofSeconds(left));
+    }
+
+    private static JsonObject parse(String value) {
+        try (var reader = Json.createReader(new StringReader(value))) {
+            return reader.readObject();
+        }
     }
 
     private static String key(UUID messageId) {

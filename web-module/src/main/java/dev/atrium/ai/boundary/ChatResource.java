@@ -2,6 +2,8 @@ package dev.atrium.ai.boundary;
 
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -10,8 +12,8 @@ import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotNull;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.Validator;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -32,13 +34,16 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.glassfish.jersey.server.ChunkedOutput;
 
 import dev.atrium.ai.control.ChatService;
+import dev.atrium.ai.control.QuotaService;
 import dev.atrium.ai.control.StreamCache;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.boundary.RequiresPermission;
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
 
 /** Spec 02's chat: a whole answer, a streamed one, and resuming a stream from an offset. */
 @Path("api/chat")
@@ -48,6 +53,7 @@ public class ChatResource {
 
     private static final Logger LOG = Logger.getLogger(ChatResource.class.getName());
     static final int RESUME_CHUNK = 10;
+    static final long FOLLOW_POLL_MS = 50;
 
     @Inject
     ChatService chat;
@@ -56,7 +62,17 @@ public class ChatResource {
     StreamCache cache;
 
     @Inject
+    QuotaService quotas;
+
+    @Inject
+    Validator validator;
+
+    @Inject
     HttpServletRequest request;
+
+    @Inject
+    @ConfigProperty(name = "atrium.ai.stream-resume-stall-seconds", defaultValue = "60")
+    long stallSeconds;
 
     @Resource(lookup = ChatService.STREAMS)
     ManagedExecutorService executor;
@@ -67,8 +83,9 @@ public class ChatResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Chat: the model's whole answer; a null conversation_id starts a conversation")
-    public ChatResponse complete(@Valid @NotNull ChatRequest body) {
-        return ChatResponse.from(chat.complete(Callers.required(request).userId(), body.toCommand()));
+    public ChatResponse complete(ChatRequest body) {
+        long userId = Callers.required(request).userId();
+        return ChatResponse.from(chat.complete(userId, admitted(userId, body)));
     }
 
     @POST
@@ -79,17 +96,41 @@ public class ChatResource {
     @Operation(summary = "Chat, streamed: events {type: content, content} then {type: done, message_id} once the "
             + "answer is saved. Quota and validation errors come before the stream, as JSON")
     @APIResponse(responseCode = "200", description = "text/event-stream")
-    public void stream(@Valid @NotNull ChatRequest body, @Context SseEventSink sink, @Context Sse sse) {
-        var started = chat.begin(Callers.required(request).userId(), body.toCommand());
+    public void stream(ChatRequest body, @Context SseEventSink sink, @Context Sse sse) {
+        long userId = Callers.required(request).userId();
+        var started = chat.begin(userId, admitted(userId, body));
         streamInBackground(started, new StreamEvents(sink, sse));
     }
 
-    /** Runs the model on a thread of the streams executor, sending each fragment as an event as it comes. */
+    /**
+     * Spec 02's order: the model must be in the caller's tier (403, unknown names included) before the body is
+     * validated; the daily counters are checked after validation, by the service.
+     */
+    private ChatService.ChatCommand admitted(long userId, ChatRequest body) {
+        quotas.allowed(userId, body == null ? null : body.model());
+        if (body == null) {
+            throw BusinessException.validation("body: must not be null");
+        }
+        var violations = validator.validate(body);
+        if (!violations.isEmpty()) {
+            throw new ConstraintViolationException(violations);
+        }
+        return body.toCommand();
+    }
+
+    /**
+     * Runs the model on a thread of the streams executor, sending each fragment as an event as it comes; the first
+     * event carries the answer's {@code message_id}, so a client that loses the connection can resume. A client
+     * that goes away does not stop the model: the answer is still generated, cached and saved.
+     */
     private void streamInBackground(ChatService.Started started, StreamEvents events) {
+        String messageId = started.turn().assistantMessageId().toString();
         executor.execute(() -> {
+            var first = new AtomicBoolean(true);
             try {
-                var reply = chat.stream(started, delta -> events.send(Map.of("type", "content", "content", delta)),
-                        events::gone);
+                var reply = chat.stream(started, delta -> events.send(first.getAndSet(false)
+                        ? Map.of("type", "content", "content", delta, "message_id", messageId)
+                        : Map.of("type", "content", "content", delta)));
                 events.send(Map.of("type", "done", "message_id", reply.messageId().toString()));
             } catch (RuntimeException e) {
                 if (!(e instanceof BusinessException)) {
@@ -116,9 +157,9 @@ public class ChatResource {
     @APIResponse(responseCode = "200", description = "text/event-stream, as /api/chat/stream")
     @APIResponse(responseCode = "202", description = "Submitted as a task",
             content = @Content(schema = @Schema(implementation = SmartStreamTask.class)))
-    public Response smartStream(@Valid @NotNull ChatRequest body) {
+    public Response smartStream(ChatRequest body) {
         long userId = Callers.required(request).userId();
-        var plan = chat.plan(userId, body.toCommand());
+        var plan = chat.plan(userId, admitted(userId, body));
         if (plan.task() != null) {
             String id = plan.task().id().toString();
             return Response.accepted(new SmartStreamTask(id, "async", plan.estimatedSeconds(), id, "/api/tasks/" + id))
@@ -148,15 +189,55 @@ public class ChatResource {
         } catch (IllegalArgumentException e) {
             throw BusinessException.notFound("Cached stream");
         }
-        String content = cache.get(id, Callers.required(request).userId())
-                .orElseThrow(() -> BusinessException.notFound("Cached stream"));
+        long userId = Callers.required(request).userId();
+        var cached = cache.read(id, userId).orElseThrow(() -> BusinessException.notFound("Cached stream"));
         var events = new StreamEvents(sink, sse);
+        executor.execute(() -> follow(id, userId, lastOffset, cached, events));
+    }
+
+    /**
+     * Sends the cached answer from {@code offset} in 10-character chunks and, while it is still being generated,
+     * follows the cache (polling it every {@value #FOLLOW_POLL_MS} ms) until it is done; only whole chunks are sent
+     * before that, so every chunk but the last is 10 characters. An answer whose cache has not changed for
+     * {@code atrium.ai.stream-resume-stall-seconds} (its instance stopped) ends with an error event.
+     */
+    private void follow(UUID id, long userId, int offset, StreamCache.Cached first, StreamEvents events) {
+        var cached = first;
+        long changed = System.nanoTime();
         try {
-            for (int offset = lastOffset; offset < content.length() && !events.gone(); offset += RESUME_CHUNK) {
-                events.send(Map.of("content", content.substring(offset, Math.min(content.length(),
-                        offset + RESUME_CHUNK)), "offset", offset));
+            while (!events.gone()) {
+                String content = cached.content();
+                while (offset < content.length() && (cached.done() || offset + RESUME_CHUNK <= content.length())
+                        && !events.gone()) {
+                    events.send(Map.of("content", content.substring(offset, Math.min(content.length(),
+                            offset + RESUME_CHUNK)), "offset", offset));
+                    offset += RESUME_CHUNK;
+                }
+                if (cached.done()) {
+                    events.send(Map.of("type", "done"));
+                    return;
+                }
+                if (System.nanoTime() - changed > TimeUnit.SECONDS.toNanos(stallSeconds)) {
+                    events.error(new BusinessException(Problem.UNAVAILABLE,
+                            "The answer is no longer being generated"));
+                    return;
+                }
+                Thread.sleep(FOLLOW_POLL_MS);
+                var next = cache.read(id, userId);
+                if (next.isEmpty()) {
+                    events.error(BusinessException.notFound("Cached stream"));
+                    return;
+                }
+                if (!next.get().equals(cached)) {
+                    changed = System.nanoTime();
+                }
+                cached = next.get();
             }
-            events.send(Map.of("type", "done"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Resuming a stream failed", e);
+            events.error(e);
         } finally {
             events.close();
         }

@@ -86,6 +86,7 @@ public class ChatSocket {
         QuotaService.Admission admission;
         try {
             JsonObject request = parse(text);
+            quotas.allowed(caller.userId(), modelOf(request));
             turns = turns(request);
             if (!busy.compareAndSet(false, true)) {
                 throw new BusinessException(dev.atrium.platform.error.Problem.CONFLICT,
@@ -127,12 +128,15 @@ public class ChatSocket {
 
     private QuotaService.Admission admitOrRelease(Caller caller, JsonObject request, AtomicBoolean busy) {
         try {
-            String model = request.get("model") instanceof JsonString m ? m.getString() : null;
-            return quotas.admit(caller.userId(), model);
+            return quotas.admit(caller.userId(), modelOf(request));
         } catch (BusinessException e) {
             busy.set(false);
             throw e;
         }
+    }
+
+    private static String modelOf(JsonObject request) {
+        return request.get("model") instanceof JsonString m ? m.getString() : null;
     }
 
     private static String credential(Session session, EndpointConfig config) {
