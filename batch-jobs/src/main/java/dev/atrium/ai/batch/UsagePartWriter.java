@@ -39,16 +39,9 @@ public class UsagePartWriter extends AbstractItemWriter {
 
     @Override
     public void writeItems(List<Object> items) {
-        var csv = new StringBuilder();
-        for (Object item : items) {
-            var row = (UsageReports.Row) item;
-            csv.append(row.userId()).append(',').append(UsageCsv.field(row.model())).append(',')
-                    .append(row.requests()).append(',').append(row.inputTokens()).append(',')
-                    .append(row.outputTokens()).append(',').append(row.tokens()).append(',')
-                    .append(row.cost().toPlainString()).append('\n');
-        }
+        String csv = UsageCsv.rows(items.stream().map(UsageReports.Row.class::cast).toList());
         objects.put(ReportDay.partsPrefix(ReportDay.of(date, clock)) + String.format("part-%06d.csv", part++),
-                new ByteArrayInputStream(csv.toString().getBytes(StandardCharsets.UTF_8)), "text/csv");
+                new ByteArrayInputStream(csv.getBytes(StandardCharsets.UTF_8)), "text/csv");
     }
 
     @Override

@@ -42,7 +42,7 @@ public class UsageReportPublisher extends AbstractBatchlet {
     public String process() {
         LocalDate day = ReportDay.of(date, clock);
         String prefix = ReportDay.partsPrefix(day);
-        var csv = new StringBuilder(UsageCsv.HEADER);
+        var csv = new StringBuilder(UsageCsv.header());
         var rows = Json.createArrayBuilder();
         long requests = 0;
         long tokens = 0;
@@ -51,19 +51,13 @@ public class UsageReportPublisher extends AbstractBatchlet {
         for (String key : objects.list(prefix)) {
             String part = read(key);
             csv.append(part);
-            for (String line : part.split("\n")) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                String[] f = parse(line);
-                var row = Json.createObjectBuilder().add("user_id", Long.parseLong(f[0])).add("model", f[1])
-                        .add("requests", Long.parseLong(f[2])).add("input_tokens", Long.parseLong(f[3]))
-                        .add("output_tokens", Long.parseLong(f[4])).add("tokens", Long.parseLong(f[5]))
-                        .add("cost", new BigDecimal(f[6]));
-                rows.add(row);
-                requests += Long.parseLong(f[2]);
-                tokens += Long.parseLong(f[5]);
-                cost = cost.add(new BigDecimal(f[6]));
+            for (var r : UsageCsv.parse(part)) {
+                rows.add(Json.createObjectBuilder().add("user_id", r.userId()).add("model", r.model())
+                        .add("requests", r.requests()).add("input_tokens", r.inputTokens())
+                        .add("output_tokens", r.outputTokens()).add("tokens", r.tokens()).add("cost", r.cost()));
+                requests += r.requests();
+                tokens += r.tokens();
+                cost = cost.add(r.cost());
                 count++;
             }
         }
@@ -89,38 +83,5 @@ public class UsageReportPublisher extends AbstractBatchlet {
 
     private void put(String key, String content, String type) {
         objects.put(key, new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), type);
-    }
-
-    /** Splits a line written by {@link UsagePartWriter}; only the model may be quoted. */
-    static String[] parse(String line) {
-        int first = line.indexOf(',');
-        String rest = line.substring(first + 1);
-        String model;
-        String tail;
-        if (rest.startsWith("\"")) {
-            int end = 1;
-            var value = new StringBuilder();
-            while (end < rest.length()) {
-                char c = rest.charAt(end);
-                if (c == '"' && end + 1 < rest.length() && rest.charAt(end + 1) == '"') {
-                    value.append('"');
-                    end += 2;
-                } else if (c == '"') {
-                    break;
-                } else {
-                    value.append(c);
-                    end++;
-                }
-            }
-            model = value.toString();
-            tail = rest.substring(end + 2);
-        } else {
-            int comma = rest.indexOf(',');
-            model = rest.substring(0, comma);
-            tail = rest.substring(comma + 1);
-        }
-        String[] numbers = tail.split(",");
-        return new String[] {line.substring(0, first), model, numbers[0], numbers[1], numbers[2], numbers[3],
-                numbers[4]};
     }
 }
