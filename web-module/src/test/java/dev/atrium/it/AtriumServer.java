@@ -177,6 +177,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_AI_MODELS", env.get("ATRIUM_AI_MODELS") + ",echo-pro");
             env.put("ATRIUM_AI_MODEL_ECHO_PRO_PROVIDER", "echo");
             env.put("ATRIUM_AI_MODEL_ECHO_PRO_TIERS", "pro,enterprise");
+            env.put("ATRIUM_AI_MODEL_SCRIPTED_INPUT_PRICE", UsageReportIT.SCRIPTED_INPUT_PRICE);
+            env.put("ATRIUM_AI_MODEL_SCRIPTED_OUTPUT_PRICE", UsageReportIT.SCRIPTED_OUTPUT_PRICE);
             env.put("ATRIUM_AI_TASK_SOFT_LIMIT_SECONDS", Integer.toString(TASK_SOFT_LIMIT_SECONDS));
             env.put("ATRIUM_AI_TASK_HARD_LIMIT_SECONDS", Integer.toString(TASK_HARD_LIMIT_SECONDS));
         }

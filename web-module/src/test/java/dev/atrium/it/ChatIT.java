@@ -218,6 +218,11 @@ class ChatIT {
     }
 
     @Test
+    void whenALanguageModelIsConfiguredThenHealthSaysSo() {
+        assertThat(Api.anonymous().get("/health").json().get("models").asText()).isEqualTo("configured");
+    }
+
+    @Test
     void whenTheModelIsNotInTheTierThen403UntilTheTierAllowsIt() {
         var user = Accounts.verified("tier");
         var refused = user.api().post("/api/chat/completions", Map.of("message", "x", "model", "echo-pro"));

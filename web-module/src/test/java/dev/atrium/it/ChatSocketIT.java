@@ -84,7 +84,7 @@ class ChatSocketIT {
         return AtriumServer.get().baseUrl().replace("http://", "ws://") + path;
     }
 
-    private static Client connect(String path, String bearer) throws Exception {
+    static Client connect(String path, String bearer) throws Exception {
         var client = new Client();
         var builder = CLIENT.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
         if (bearer != null) {

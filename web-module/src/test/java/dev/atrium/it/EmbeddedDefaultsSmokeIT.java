@@ -2,6 +2,7 @@ package dev.atrium.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +17,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class EmbeddedDefaultsSmokeIT {
 
     @Test
+    void whenNoLanguageModelIsConfiguredThenTheStartLogWarnsOnce() throws Exception {
+        var log = java.nio.file.Files.readString(Path.of(System.getProperty("atrium.it.work", "target/it"))
+                .resolve("embedded-server.log"));
+        String warning = "No language model is configured (ATRIUM_LLM_BASE_URL is not set)";
+        assertThat(log.split(java.util.regex.Pattern.quote(warning), -1)).as("the warning, once").hasSize(2);
+    }
+
+    @Test
     void whenStartedWithoutConfigurationThenTheWholeContentFlowWorks() {
         assertThat(AtriumServer.get().embedded()).isTrue();
         var api = Api.anonymous();
@@ -23,6 +32,7 @@ class EmbeddedDefaultsSmokeIT {
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.json().at("/backends/database").asText()).isEqualTo("h2");
         assertThat(health.json().at("/backends/redis").asText()).isEqualTo("in-process");
+        assertThat(health.json().get("models").asText()).as("no language model configured").isEqualTo("echo only");
 
         var account = Accounts.verified("smoke");
         var created = account.api().post("/api/v1/articles", Map.of("title", "Hello from the embedded default",

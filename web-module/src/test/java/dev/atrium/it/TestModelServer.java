@@ -97,6 +97,10 @@ public final class TestModelServer {
             }
             Matcher slow = SLOW.matcher(prompt);
             long delay = slow.find() ? Long.parseLong(slow.group(1)) : 0;
+            if (!request.path("stream").asBoolean(false)) {
+                answer(exchange, request.path("model").asText(), prompt);
+                return;
+            }
             stream(exchange, request.path("model").asText(), prompt, delay, prompt.startsWith("silent:"));
         } catch (IOException e) {
             // the client went away, as a cancelled stream does
@@ -128,6 +132,22 @@ public final class TestModelServer {
                 .put("total_tokens", input + words.size());
         send(out, last.toString());
         send(out, "[DONE]");
+    }
+
+    /** A whole answer ({@code stream: false}), with the same text and usage as the stream. */
+    private static void answer(HttpExchange exchange, String model, String prompt) throws IOException {
+        ObjectNode body = Api.JSON.createObjectNode().put("id", "chatcmpl-test").put("object", "chat.completion")
+                .put("model", model);
+        String content = "Scripted: " + prompt;
+        body.putArray("choices").addObject().put("index", 0).put("finish_reason", "stop").putObject("message")
+                .put("role", "assistant").put("content", content);
+        int input = words(prompt).size();
+        body.putObject("usage").put("prompt_tokens", input).put("completion_tokens", words(content).size())
+                .put("total_tokens", input + words(content).size());
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, bytes.length);
+        exchange.getResponseBody().write(bytes);
     }
 
     private static ObjectNode chunk(String model) {

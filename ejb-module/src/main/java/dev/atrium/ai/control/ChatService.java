@@ -92,7 +92,7 @@ public class ChatService {
     public Reply complete(long userId, ChatCommand command) {
         Started started = begin(userId, command);
         Completion completion = models.complete(started.model(), started.turn().context());
-        return finish(started, completion.content(), completion.usage(), false);
+        return finish(started, "chat", completion.content(), completion.usage(), false);
     }
 
     /**
@@ -114,13 +114,14 @@ public class ChatService {
             entry.update(content.toString(), true);
             throw e;
         }
-        Reply reply = finish(started, content.toString(), usage, false);
+        Reply reply = finish(started, "stream", content.toString(), usage, false);
         entry.update(reply.content(), true);
         return reply;
     }
 
-    private Reply finish(Started started, String content, Usage usage, boolean interrupted) {
-        var message = conversations.finish(started.turn(), started.model(), content, usage, interrupted);
+    private Reply finish(Started started, String channel, String content, Usage usage, boolean interrupted) {
+        var message = conversations.finish(started.userId(), channel, started.turn(), started.model(), content, usage,
+                interrupted);
         quotas.consumed(started.userId(), usage.total());
         return new Reply(started.turn().conversationId(), message.id(), content, started.model().id(), usage,
                 message.createdAt(), interrupted);

@@ -38,6 +38,9 @@ public class ConversationStore {
     @Inject
     Clock clock;
 
+    @Inject
+    UsageLedger ledger;
+
     public Turn begin(long userId, UUID conversationId, ModelDefinition model, String text) {
         Conversation conversation;
         if (conversationId == null) {
@@ -61,8 +64,13 @@ public class ConversationStore {
         return new Turn(conversation.id(), userMessage.id(), UUID.randomUUID(), context);
     }
 
-    /** Stores the answer; the prompt's message gets the token count and cost the model reported for it. */
-    public Message finish(Turn turn, ModelDefinition model, String content, Usage usage, boolean interrupted) {
+    /**
+     * Stores the answer; the prompt's message gets the token count and cost the model reported for it, and the call
+     * is recorded for the usage report ({@code channel}) in the same transaction.
+     */
+    public Message finish(long userId, String channel, Turn turn, ModelDefinition model, String content, Usage usage,
+                          boolean interrupted) {
+        ledger.record(userId, model, channel, usage);
         Message prompt = em.find(Message.class, turn.userMessageId());
         if (prompt != null) {
             prompt.account(usage.inputTokens(), model.inputCost(usage.inputTokens()));

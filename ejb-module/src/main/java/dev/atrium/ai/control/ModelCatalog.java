@@ -13,6 +13,8 @@ import java.util.stream.Collectors;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.Config;
@@ -37,7 +39,20 @@ public class ModelCatalog {
     @Inject
     Config config;
 
+    /**
+     * The default models with a language model configured: tiers as spec 02's tenant table (free one small model,
+     * pro three, enterprise four) and the providers' public list prices per 1000 input and output tokens, in USD
+     * (OpenAI's for the GPT models; Together AI's for Llama 3.1 70B Instruct Turbo), each replaceable by
+     * configuration. {tiers, input price, output price}.
+     */
+    static final Map<String, String[]> DEFAULTS = Map.of(
+            "gpt-4o-mini", new String[] {"free,pro,enterprise", "0.00015", "0.0006"},
+            "gpt-4o", new String[] {"pro,enterprise", "0.0025", "0.01"},
+            "llama-3.1-70b-instruct", new String[] {"pro,enterprise", "0.00088", "0.00088"},
+            "gpt-4.1", new String[] {"enterprise", "0.002", "0.008"});
+
     private Map<String, ModelDefinition> models = Map.of();
+    private boolean echoOnly;
     private String defaultModel;
 
     @PostConstruct
@@ -50,19 +65,19 @@ public class ModelCatalog {
             loaded.put(ECHO, echo());
         } else {
             List<String> ids = listed.orElse(List.of("gpt-4o-mini", "gpt-4o", "llama-3.1-70b-instruct", "gpt-4.1"));
-            Map<String, String> defaultTiers = Map.of("gpt-4o-mini", "free,pro,enterprise", "gpt-4o",
-                    "pro,enterprise", "llama-3.1-70b-instruct", "pro,enterprise", "gpt-4.1", "enterprise");
             for (String raw : ids) {
                 String id = raw.trim();
                 if (!id.isEmpty()) {
                     boolean echoProvider = ECHO.equals(id) || ECHO.equals(value("atrium.ai.model." + id + ".provider",
                             "openai"));
-                    loaded.put(id, definition(id, echoProvider ? echoNamed(id) : new ModelDefinition(id, "openai", id,
-                            new BigDecimal("0.0005"), new BigDecimal("0.0015"),
-                            tiers(defaultTiers.getOrDefault(id, "enterprise")), 50, 1.0)));
+                    loaded.put(id, definition(id, echoProvider ? echoNamed(id) : openAiDefaults(id)));
                 }
             }
         }
+        loaded.values().stream().filter(m -> !ECHO.equals(m.provider()) && m.inputPricePer1k().signum() == 0
+                && m.outputPricePer1k().signum() == 0).forEach(m -> LOG.warning(() -> "Model " + m.id()
+                + " has no price (atrium.ai.model." + m.id() + ".input-price and .output-price): its calls cost 0"));
+        echoOnly = loaded.values().stream().allMatch(m -> ECHO.equals(m.provider()));
         models = Map.copyOf(loaded);
         defaultModel = config.getOptionalValue("atrium.ai.default-model", String.class)
                 .filter(models::containsKey)
@@ -72,6 +87,29 @@ public class ModelCatalog {
                 .map(m -> m.id() + " (" + m.provider() + ", " + m.tiers().stream().map(Tier::value).sorted()
                         .collect(Collectors.joining("/")) + ")").collect(Collectors.joining(", "))
                 + "; default " + defaultModel);
+    }
+
+    /** A model of an OpenAI-compatible provider: the default list's tiers and prices; others enterprise, no price. */
+    private static ModelDefinition openAiDefaults(String id) {
+        String[] known = DEFAULTS.getOrDefault(id, new String[] {"enterprise", "0", "0"});
+        return new ModelDefinition(id, "openai", id, new BigDecimal(known[1]), new BigDecimal(known[2]),
+                tiers(known[0]), 50, 1.0);
+    }
+
+    /**
+     * Creates the catalog when the application starts, so a deployment without a language model says so in the start
+     * log at once (and only once), not at the first chat.
+     */
+    void started(@Observes @Initialized(ApplicationScoped.class) Object event) {
+        if (echoOnly) {
+            LOG.warning("No language model is configured (ATRIUM_LLM_BASE_URL is not set): only the echo development "
+                    + "model answers, repeating the last message; /health shows \"models\": \"echo only\"");
+        }
+    }
+
+    /** Whether only the echo development model answers (no language model configured). */
+    public boolean echoOnly() {
+        return echoOnly;
     }
 
     /** The development model with its own defaults: no cost, every tier, as fast as its delay lets it be. */

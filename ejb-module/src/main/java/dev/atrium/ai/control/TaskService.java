@@ -55,6 +55,9 @@ public class TaskService {
     Clock clock;
 
     @Inject
+    UsageLedger ledger;
+
+    @Inject
     @ConfigProperty(name = "atrium.ai.task-retention-seconds", defaultValue = "3600")
     long retentionSeconds;
 
@@ -97,14 +100,23 @@ public class TaskService {
         return locked(run).map(t -> t.reportProgress(run.attempt(), reached)).orElse(false);
     }
 
+    /** Records the answer; the call is recorded for the usage report with it. */
     public boolean succeed(TaskRun run, String content, Usage usage, BigDecimal cost) {
-        return locked(run).map(t -> t.succeed(run.attempt(), content, usage.inputTokens(), usage.outputTokens(), cost,
-                clock.instant(), retention())).orElse(false);
+        return billed(run, usage, cost, locked(run).map(t -> t.succeed(run.attempt(), content, usage.inputTokens(),
+                usage.outputTokens(), cost, clock.instant(), retention())).orElse(false));
     }
 
+    /** Records the failure; tokens generated until then (a time limit) are recorded for the usage report. */
     public boolean fail(TaskRun run, String reason, Usage usage, BigDecimal cost) {
-        return locked(run).map(t -> t.fail(run.attempt(), reason, usage.inputTokens(), usage.outputTokens(), cost,
-                clock.instant(), retention())).orElse(false);
+        return billed(run, usage, cost, locked(run).map(t -> t.fail(run.attempt(), reason, usage.inputTokens(),
+                usage.outputTokens(), cost, clock.instant(), retention())).orElse(false));
+    }
+
+    private boolean billed(TaskRun run, Usage usage, BigDecimal cost, boolean applied) {
+        if (applied && (usage.total() > 0 || cost.signum() > 0)) {
+            ledger.record(run.userId(), run.model(), "task", usage, cost);
+        }
+        return applied;
     }
 
     public boolean retryLater(TaskRun run, String reason) {

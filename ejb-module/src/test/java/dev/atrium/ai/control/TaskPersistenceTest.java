@@ -94,6 +94,9 @@ class TaskPersistenceTest {
             service.em = em;
             service.clock = clock;
             service.retentionSeconds = 3600;
+            service.ledger = new UsageLedger();
+            service.ledger.em = em;
+            service.ledger.clock = clock;
             em.getTransaction().begin();
             T result = work.apply(service);
             em.getTransaction().commit();
@@ -144,6 +147,15 @@ class TaskPersistenceTest {
         assertThat(done.startedAt()).isEqualTo(T0.plusSeconds(1));
         assertThat(done.finishedAt()).isEqualTo(T0.plusSeconds(3));
         assertThat(done.expiresAt()).isEqualTo(T0.plusSeconds(3603));
+        var billed = inTransaction(s -> s.em.createQuery("select r from UsageRecord r where r.userId = :u",
+                dev.atrium.ai.entity.UsageRecord.class).setParameter("u", ADA).getResultList());
+        assertThat(billed).as("the task's call is recorded for the usage report")
+                .anySatisfy(r -> {
+                    assertThat(r.channel()).isEqualTo("task");
+                    assertThat(r.inputTokens()).isEqualTo(4);
+                    assertThat(r.outputTokens()).isEqualTo(5);
+                    assertThat(r.cost()).isEqualByComparingTo("0.123456");
+                });
         try (var c = dataSource.getConnection();
              var q = c.prepareStatement("SELECT status, progress, expires_at FROM tasks WHERE id = ?")) {
             q.setObject(1, id);

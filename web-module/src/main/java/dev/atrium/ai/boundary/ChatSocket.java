@@ -26,6 +26,7 @@ import jakarta.websocket.server.ServerEndpoint;
 import dev.atrium.ai.control.ChatTurn;
 import dev.atrium.ai.control.ModelGateway;
 import dev.atrium.ai.control.QuotaService;
+import dev.atrium.ai.control.UsageLedger;
 import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.platform.boundary.Json;
@@ -56,6 +57,9 @@ public class ChatSocket {
 
     @Inject
     ModelGateway models;
+
+    @Inject
+    UsageLedger ledger;
 
     @OnOpen
     public void open(Session session, EndpointConfig config, @PathParam("user_id") String userId) throws IOException {
@@ -102,6 +106,7 @@ public class ChatSocket {
                 var usage = models.stream(admission.model(), turns,
                         delta -> send(session, Map.of("type", "content", "content", delta)), () -> !session.isOpen());
                 quotas.consumed(caller.userId(), usage.total());
+                ledger.record(caller.userId(), admission.model(), "websocket", usage);
                 send(session, Map.of("type", "done"));
             } catch (BusinessException e) {
                 send(session, error(e));

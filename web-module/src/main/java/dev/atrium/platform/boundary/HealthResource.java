@@ -17,11 +17,14 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.ai.control.ModelCatalog;
 import dev.atrium.platform.health.HealthChecks;
 
 /**
  * Spec 02: {@code {database, redis}} each {@code ok} or {@code error}; 200 when both are ok, else 503.
- * {@code backends} names what answered, since the embedded default has no Redis.
+ * {@code backends} names what answered, since the embedded default has no Redis. {@code models} is {@code echo only}
+ * when no language model is configured (the development model alone answers), else {@code configured}; it does not
+ * change the status.
  */
 @Path("health")
 @RequestScoped
@@ -30,11 +33,14 @@ import dev.atrium.platform.health.HealthChecks;
 public class HealthResource {
 
     /** The health answer. */
-    public record HealthResponse(String database, String redis, Map<String, String> backends) {
+    public record HealthResponse(String database, String redis, String models, Map<String, String> backends) {
     }
 
     @Inject
     HealthChecks checks;
+
+    @Inject
+    ModelCatalog models;
 
     @GET
     @PermitAll
@@ -46,6 +52,7 @@ public class HealthResource {
     public Response health() {
         var report = checks.check();
         var body = new HealthResponse(report.database() ? "ok" : "error", report.store() ? "ok" : "error",
+                models.echoOnly() ? "echo only" : "configured",
                 Map.of("database", report.databaseBackend(), "redis", report.storeBackend()));
         return Response.status(report.healthy() ? 200 : 503).entity(body).build();
     }
