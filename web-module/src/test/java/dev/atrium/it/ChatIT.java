@@ -321,6 +321,40 @@ class ChatIT {
     }
 
     @Test
+    void whenSmartStreamGoesAsyncInAConversationThenTheModelSeesTheHistoryAndTheAnswerJoinsIt() {
+        var user = Accounts.verified("smartconv");
+        String model = TestModelServer.SCRIPTED;
+        var first = complete(user, Map.of("message", "remember the number 42", "model", model));
+        String conversation = first.get("conversation_id").asText();
+        String longMessage = "recall " + java.util.UUID.randomUUID() + " " + "word ".repeat(600);
+        var reply = user.api().post("/api/chat/smart-stream", Map.of("message", longMessage, "model", model,
+                "conversation_id", conversation));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(202);
+        assertThat(reply.json().get("conversation_id").asText()).isEqualTo(conversation);
+        String task = reply.json().get("task_id").asText();
+        JsonNode finished = null;
+        for (int i = 0; i < 100 && finished == null; i++) {
+            var status = user.api().get("/api/tasks/" + task).json();
+            if (status.get("status").asText().equals("success") || status.get("status").asText().equals("failure")) {
+                finished = status;
+            } else {
+                Accounts.sleep(200);
+            }
+        }
+        assertThat(finished).as("the task finished").isNotNull();
+        assertThat(finished.get("status").asText()).as(finished.toString()).isEqualTo("success");
+        assertThat(TestModelServer.messagesSeen(longMessage)).as("the earlier question, its answer, the new one")
+                .isEqualTo(3);
+        var messages = user.api().get("/api/conversations/" + conversation + "/messages?sort=created_at").json()
+                .get("items");
+        assertThat(messages).extracting(m -> m.get("role").asText())
+                .containsExactly("user", "assistant", "user", "assistant");
+        assertThat(messages.get(2).get("content").asText()).isEqualTo(longMessage);
+        assertThat(messages.get(3).get("content").asText()).isEqualTo(finished.at("/result/content").asText());
+        assertThat(messages.get(3).get("id").asText()).isEqualTo(reply.json().get("message_id").asText());
+    }
+
+    @Test
     void whenSmartStreamingALongMessageThenATaskIsSubmittedWithTheEstimate() {
         var user = Accounts.verified("smartlong");
         var reply = user.api().post("/api/chat/smart-stream", Map.of("message", "word ".repeat(1900)));

@@ -42,6 +42,7 @@ public final class TestModelServer {
     private static final Pattern SLOW = Pattern.compile("^slow (\\d+):");
     private static final long HANG_MILLIS = 60_000;
     private static final Map<String, AtomicInteger> CALLS = new ConcurrentHashMap<>();
+    private static final Map<String, Integer> MESSAGES = new ConcurrentHashMap<>();
     private static HttpServer server;
 
     private TestModelServer() {
@@ -71,6 +72,11 @@ public final class TestModelServer {
                 "ATRIUM_AI_MODEL_PREMIUM_TIERS", "pro,enterprise");
     }
 
+    /** How many messages (history and prompt) the last call with this prompt sent; 0 when none came. */
+    public static int messagesSeen(String prompt) {
+        return MESSAGES.getOrDefault(prompt, 0);
+    }
+
     /** How many calls carried this prompt so far. */
     public static int calls(String prompt) {
         var count = CALLS.get(prompt);
@@ -82,6 +88,7 @@ public final class TestModelServer {
             JsonNode request = Api.JSON.readTree(exchange.getRequestBody());
             String prompt = lastUserMessage(request);
             int call = CALLS.computeIfAbsent(prompt, p -> new AtomicInteger()).incrementAndGet();
+            MESSAGES.put(prompt, request.path("messages").size());
             Matcher fail = FAIL.matcher(prompt);
             if (fail.find() && call <= Integer.parseInt(fail.group(1))) {
                 byte[] body = "{\"error\":{\"message\":\"scripted failure\",\"type\":\"server_error\"}}"

@@ -10,6 +10,8 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
+import dev.atrium.ai.entity.Message;
+
 /**
  * A chat turn: quota first, then the user's message is stored, the model answers (whole or streamed), and the
  * answer is stored with its tokens and cost, counted against the day's tokens and, when streamed, kept for resume.
@@ -79,7 +81,9 @@ public class ChatService {
         if (estimate < SMART_STREAM_THRESHOLD) {
             return new Plan(estimate, begin(userId, command, admission), null);
         }
-        return new Plan(estimate, null, tasks.submit(userId, admission.model().id(), command.message()));
+        // the task continues the conversation: the user's message is stored now, the answer when the task succeeds
+        var turn = conversations.begin(userId, command.conversationId(), admission.model(), command.message());
+        return new Plan(estimate, null, tasks.submit(userId, admission.model().id(), turn, command.message()));
     }
 
     static double estimate(ModelDefinition model, String message) {
@@ -123,7 +127,7 @@ public class ChatService {
         var message = conversations.finish(started.userId(), channel, started.turn(), started.model(), content, usage,
                 interrupted);
         quotas.consumed(started.userId(), usage.total());
-        return new Reply(started.turn().conversationId(), message.id(), content, started.model().id(), usage,
-                message.createdAt(), interrupted);
+        return new Reply(started.turn().conversationId(), started.turn().assistantMessageId(), content,
+                started.model().id(), usage, message.map(Message::createdAt).orElseGet(clock::instant), interrupted);
     }
 }

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.ejb.Stateless;
@@ -66,11 +67,24 @@ public class ConversationStore {
 
     /**
      * Stores the answer; the prompt's message gets the token count and cost the model reported for it, and the call
-     * is recorded for the usage report ({@code channel}) in the same transaction.
+     * is recorded for the usage report ({@code channel}) in the same transaction, even when the conversation was
+     * deleted while the model answered (then there is no message).
      */
-    public Message finish(long userId, String channel, Turn turn, ModelDefinition model, String content, Usage usage,
-                          boolean interrupted) {
+    public Optional<Message> finish(long userId, String channel, Turn turn, ModelDefinition model, String content,
+                                    Usage usage, boolean interrupted) {
         ledger.record(userId, model, channel, usage);
+        return answer(turn, model, content, usage, interrupted);
+    }
+
+    /**
+     * Stores an answer the usage report already has (a task's): nothing when the conversation was deleted meanwhile.
+     */
+    public Optional<Message> answer(Turn turn, ModelDefinition model, String content, Usage usage,
+                                    boolean interrupted) {
+        Conversation conversation = em.find(Conversation.class, turn.conversationId());
+        if (conversation == null) {
+            return Optional.empty();
+        }
         Message prompt = em.find(Message.class, turn.userMessageId());
         if (prompt != null) {
             prompt.account(usage.inputTokens(), model.inputCost(usage.inputTokens()));
@@ -79,11 +93,29 @@ public class ConversationStore {
         var answer = new Message(turn.assistantMessageId(), turn.conversationId(), "assistant", content,
                 usage.outputTokens(), cost, model.id(), interrupted ? "{\"interrupted\":true}" : "{}", clock.instant());
         em.persist(answer);
-        Conversation conversation = em.find(Conversation.class, turn.conversationId());
-        if (conversation != null) {
-            conversation.touch(clock.instant());
+        conversation.touch(clock.instant());
+        return Optional.of(answer);
+    }
+
+    /**
+     * What the model sees for a user's message already stored: the conversation's last messages up to and including
+     * it; empty when the conversation or the message is gone.
+     */
+    public List<ChatTurn> context(UUID conversationId, UUID userMessageId) {
+        Message last = em.find(Message.class, userMessageId);
+        if (last == null || !last.conversationId().equals(conversationId)) {
+            return List.of();
         }
-        return answer;
+        List<Message> history = em.createQuery("select m from Message m where m.conversationId = :c "
+                        + "and m.createdAt <= :at and m.id <> :last order by m.createdAt desc", Message.class)
+                .setParameter("c", conversationId).setParameter("at", last.createdAt()).setParameter("last", last.id())
+                .setMaxResults(CONTEXT_MESSAGES).getResultList();
+        var context = new ArrayList<ChatTurn>();
+        for (int i = history.size() - 1; i >= 0; i--) {
+            context.add(new ChatTurn(history.get(i).role(), history.get(i).content()));
+        }
+        context.add(new ChatTurn(last.role(), last.content()));
+        return context;
     }
 
     /** The user's conversation; anyone else's is "not found", never "forbidden". */

@@ -63,7 +63,16 @@ public class TaskService {
 
     /** Records the task for its user and enqueues it; nothing is enqueued if the caller's transaction rolls back. */
     public Task submit(long userId, String model, String prompt) {
-        var task = new Task(userId, prompt, model, clock.instant());
+        return submit(new Task(userId, prompt, model, clock.instant()));
+    }
+
+    /** A task that continues a conversation: the turn's user message is stored, the answer will be stored there. */
+    public Task submit(long userId, String model, ConversationStore.Turn turn, String prompt) {
+        return submit(new Task(userId, prompt, model, clock.instant()).inConversation(turn.conversationId(),
+                turn.userMessageId(), turn.assistantMessageId()));
+    }
+
+    private Task submit(Task task) {
         em.persist(task);
         messages.send(QUEUE, task.id().toString());
         return task;
@@ -93,7 +102,8 @@ public class TaskService {
             return Optional.empty();
         }
         int attempt = task.start(clock.instant());
-        return Optional.of(new TaskRun(task.id(), task.userId(), task.prompt(), task.model(), attempt));
+        return Optional.of(new TaskRun(task.id(), task.userId(), task.prompt(), task.model(), attempt,
+                task.conversationId(), task.userMessageId(), task.answerMessageId()));
     }
 
     public boolean progress(TaskRun run, TaskProgress reached) {

@@ -64,6 +64,9 @@ public class TaskWorker implements MessageHandler {
     QuotaService quotas;
 
     @Inject
+    ConversationStore conversations;
+
+    @Inject
     @ConfigProperty(name = "atrium.ai.task-workers", defaultValue = "4")
     int workers;
 
@@ -131,7 +134,9 @@ public class TaskWorker implements MessageHandler {
         Outcome outcome = execute(run, model.get());
         switch (outcome.kind()) {
             case SUCCEEDED -> {
-                tasks.succeed(run, outcome.content(), outcome.usage(), cost(model.get(), outcome.usage()));
+                if (tasks.succeed(run, outcome.content(), outcome.usage(), cost(model.get(), outcome.usage()))) {
+                    answerInConversation(run, model.get(), outcome);
+                }
                 count(run, outcome.usage());
             }
             case TIMED_OUT -> {
@@ -188,7 +193,7 @@ public class TaskWorker implements MessageHandler {
 
     private Outcome execute(TaskRun run, ModelDefinition model) {
         var generation = new Generation();
-        var messages = List.of(new ChatTurn("user", run.prompt()));
+        var messages = messages(run);
         Future<Usage> call = calls.submit(() -> gateway.stream(model, messages, generation::append,
                 generation::cancelled));
         long started = System.nanoTime();
@@ -263,6 +268,20 @@ public class TaskWorker implements MessageHandler {
         }
     }
 
+    /** A smart-stream task's answer joins its conversation (the task's result stands even if this fails). */
+    private void answerInConversation(TaskRun run, ModelDefinition model, Outcome outcome) {
+        if (!run.inConversation()) {
+            return;
+        }
+        try {
+            conversations.answer(new ConversationStore.Turn(run.conversationId(), run.userMessageId(),
+                    run.answerMessageId(), List.of()), model, outcome.content(), outcome.usage(), false);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, e, () -> "Could not store the answer of task " + run.taskId()
+                    + " in its conversation");
+        }
+    }
+
     private void count(TaskRun run, Usage usage) {
         try {
             quotas.consumed(run.userId(), usage.total());
@@ -270,6 +289,17 @@ public class TaskWorker implements MessageHandler {
             // the task's outcome stands; only the day's token count misses these tokens
             LOG.log(Level.WARNING, e, () -> "Could not count the tokens of task " + run.taskId());
         }
+    }
+
+    /** The prompt alone, or for a conversation's task its history up to the user's message. */
+    private List<ChatTurn> messages(TaskRun run) {
+        if (run.inConversation()) {
+            var context = conversations.context(run.conversationId(), run.userMessageId());
+            if (!context.isEmpty()) {
+                return context;
+            }
+        }
+        return List.of(new ChatTurn("user", run.prompt()));
     }
 
     private static Usage estimate(TaskRun run, Generation generation) {

@@ -77,6 +77,15 @@ public class Task {
     @Column(name = "expires_at")
     private Instant expiresAt;
 
+    @Column(name = "conversation_id")
+    private UUID conversationId;
+
+    @Column(name = "user_message_id")
+    private UUID userMessageId;
+
+    @Column(name = "answer_message_id")
+    private UUID answerMessageId;
+
     protected Task() {
     }
 
@@ -97,6 +106,26 @@ public class Task {
         this.model = model;
         this.status = TaskStatus.SUBMITTED.value();
         this.createdAt = Objects.requireNonNull(now, "now");
+    }
+
+    /** Makes the task continue a conversation: its answer will be the message {@code answerMessageId} there. */
+    public Task inConversation(UUID conversation, UUID userMessage, UUID answerMessage) {
+        this.conversationId = Objects.requireNonNull(conversation, "conversation");
+        this.userMessageId = Objects.requireNonNull(userMessage, "userMessage");
+        this.answerMessageId = Objects.requireNonNull(answerMessage, "answerMessage");
+        return this;
+    }
+
+    public UUID conversationId() {
+        return conversationId;
+    }
+
+    public UUID userMessageId() {
+        return userMessageId;
+    }
+
+    public UUID answerMessageId() {
+        return answerMessageId;
     }
 
     /**

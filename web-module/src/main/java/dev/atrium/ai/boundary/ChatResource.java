@@ -143,8 +143,12 @@ public class ChatResource {
         });
     }
 
-    /** Smart-stream's answer when the work goes to a task: where to poll, and the estimate. */
-    public record SmartStreamTask(String taskId, String mode, double estimatedTime, String id, String href) {
+    /**
+     * Smart-stream's answer when the work goes to a task: where to poll, the estimate, and the conversation the
+     * answer will be stored in, as {@code message_id}.
+     */
+    public record SmartStreamTask(String taskId, String mode, double estimatedTime, String id, String href,
+                                  String conversationId, String messageId) {
     }
 
     @POST
@@ -162,7 +166,8 @@ public class ChatResource {
         var plan = chat.plan(userId, admitted(userId, body));
         if (plan.task() != null) {
             String id = plan.task().id().toString();
-            return Response.accepted(new SmartStreamTask(id, "async", plan.estimatedSeconds(), id, "/api/tasks/" + id))
+            return Response.accepted(new SmartStreamTask(id, "async", plan.estimatedSeconds(), id, "/api/tasks/" + id,
+                    plan.task().conversationId().toString(), plan.task().answerMessageId().toString()))
                     .type(MediaType.APPLICATION_JSON_TYPE).header("Location", "/api/tasks/" + id).build();
         }
         // a Jersey ChunkedOutput, not StreamingOutput: Jersey holds a StreamingOutput's first 8 KiB, flush or not
