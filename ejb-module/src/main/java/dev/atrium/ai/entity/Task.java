@@ -77,14 +77,14 @@ public class Task {
     @Column(name = "expires_at")
     private Instant expiresAt;
 
-    @Column(name = "conversation_id")
-    private UUID conversationId;
+    @Column(name = "conversation_id", length = 36)
+    private String conversationId;
 
-    @Column(name = "user_message_id")
-    private UUID userMessageId;
+    @Column(name = "user_message_id", length = 36)
+    private String userMessageId;
 
-    @Column(name = "answer_message_id")
-    private UUID answerMessageId;
+    @Column(name = "answer_message_id", length = 36)
+    private String answerMessageId;
 
     protected Task() {
     }
@@ -110,22 +110,22 @@ public class Task {
 
     /** Makes the task continue a conversation: its answer will be the message {@code answerMessageId} there. */
     public Task inConversation(UUID conversation, UUID userMessage, UUID answerMessage) {
-        this.conversationId = Objects.requireNonNull(conversation, "conversation");
-        this.userMessageId = Objects.requireNonNull(userMessage, "userMessage");
-        this.answerMessageId = Objects.requireNonNull(answerMessage, "answerMessage");
+        this.conversationId = Objects.requireNonNull(conversation, "conversation").toString();
+        this.userMessageId = Objects.requireNonNull(userMessage, "userMessage").toString();
+        this.answerMessageId = Objects.requireNonNull(answerMessage, "answerMessage").toString();
         return this;
     }
 
     public UUID conversationId() {
-        return conversationId;
+        return conversationId == null ? null : UUID.fromString(conversationId);
     }
 
     public UUID userMessageId() {
-        return userMessageId;
+        return userMessageId == null ? null : UUID.fromString(userMessageId);
     }
 
     public UUID answerMessageId() {
-        return answerMessageId;
+        return answerMessageId == null ? null : UUID.fromString(answerMessageId);
     }
 
     /**

@@ -119,6 +119,22 @@ class TaskPersistenceTest {
     }
 
     @Test
+    void whenATaskContinuesAConversationThenItsRunNamesTheConversationAndTheMessages() {
+        UUID conversation = UUID.randomUUID();
+        UUID question = UUID.randomUUID();
+        UUID answer = UUID.randomUUID();
+        var task = new Task(BOB, "and then?", "echo", clock.instant()).inConversation(conversation, question, answer);
+        inTransaction(service -> {
+            service.em.persist(task);
+            return task.id();
+        });
+        TaskRun run = start(task.id());
+        assertThat(run).isEqualTo(new TaskRun(task.id(), BOB, "and then?", "echo", 1, conversation, question, answer));
+        assertThat(run.inConversation()).isTrue();
+        assertThat(start(store(BOB, "alone")).inConversation()).isFalse();
+    }
+
+    @Test
     void whenATaskRunsToSuccessThenEveryStepReadsBack() throws SQLException {
         var id = store(ADA, "Grüße aus Köln");
         clock.advance(Duration.ofSeconds(1));
