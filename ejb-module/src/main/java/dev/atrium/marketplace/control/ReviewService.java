@@ -87,6 +87,29 @@ public class ReviewService {
         return agent;
     }
 
+    /** The reason code of a suspension because the author's account was deleted. */
+    public static final String AUTHOR_DELETED = "author_deleted";
+
+    /**
+     * Suspends the pending and listed agents of a deleted author, in the deleting transaction, each with a
+     * {@code taken_down} event of reason {@value #AUTHOR_DELETED} by the platform (actor 0). Answers how many.
+     */
+    public int authorDeleted(long authorId) {
+        Instant now = clock.instant();
+        List<Agent> authored = em.createQuery("select a from Agent a where a.authorId = :author", Agent.class)
+                .setParameter("author", authorId).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
+        int suspended = 0;
+        for (Agent agent : authored) {
+            AgentStatus before = agent.suspendForDeletedAuthor(now);
+            if (before != null) {
+                record(agent, AgentAction.TAKEN_DOWN, before, 0, AUTHOR_DELETED, "The author's account was deleted",
+                        now);
+                suspended++;
+            }
+        }
+        return suspended;
+    }
+
     private Agent locked(UUID id) {
         Agent agent = em.find(Agent.class, id, LockModeType.PESSIMISTIC_WRITE);
         if (agent == null) {

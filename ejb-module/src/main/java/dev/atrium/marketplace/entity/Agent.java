@@ -181,6 +181,20 @@ public class Agent {
         touch(now);
     }
 
+    /**
+     * Suspends a pending or listed agent whose author's account was deleted; answers the status it had, or null when
+     * it was already suspended or rejected (nothing changes then).
+     */
+    public AgentStatus suspendForDeletedAuthor(Instant now) {
+        if (status != AgentStatus.PENDING && status != AgentStatus.ACTIVE) {
+            return null;
+        }
+        AgentStatus before = status;
+        this.status = AgentStatus.SUSPENDED;
+        touch(now);
+        return before;
+    }
+
     /** Recomputes the ranking score, whose freshness part decays with time. */
     public void refreshRanking(Instant now) {
         this.rankingScore = RankingScore.of(qualityScore, totalCalls, avgRating, updatedAt, now);
