@@ -218,6 +218,51 @@ class ChatIT {
     }
 
     @Test
+    void whenTheRequestIsDeterministicThenTheSecondIdenticalPromptIsAnsweredFromTheResponseCache() {
+        var user = Accounts.verified("cached");
+        String prompt = "cache me " + java.util.UUID.randomUUID();
+        String model = TestModelServer.SCRIPTED;
+        var first = complete(user, Map.of("message", prompt, "model", model, "temperature", 0));
+        var second = complete(user, Map.of("message", prompt, "model", model, "temperature", 0));
+        assertThat(second.get("content").asText()).isEqualTo(first.get("content").asText());
+        assertThat(second.at("/usage/output_tokens").asInt()).isEqualTo(first.at("/usage/output_tokens").asInt());
+        assertThat(TestModelServer.calls(prompt)).as("the second answer came from the cache").isEqualTo(1);
+
+        complete(user, Map.of("message", prompt, "model", model, "temperature", 0.7));
+        complete(user, Map.of("message", prompt, "model", model));
+        assertThat(TestModelServer.calls(prompt)).as("sampled requests always reach the model").isEqualTo(3);
+
+        complete(user, Map.of("message", prompt, "model", model, "temperature", 0, "conversation_id",
+                first.get("conversation_id").asText()));
+        assertThat(TestModelServer.calls(prompt)).as("another history is another prompt").isEqualTo(4);
+        assertThat(user.api().post("/api/chat/completions", Map.of("message", "x", "temperature", 3)).status())
+                .isEqualTo(422);
+    }
+
+    @Test
+    void whenChattingThenTheConversationsMessagesAreCachedForAnHour() {
+        var user = Accounts.verified("convcache");
+        var answer = complete(user, Map.of("message", "keep this in the cache"));
+        String conversation = answer.get("conversation_id").asText();
+        try (var redis = new redis.clients.jedis.Jedis(java.net.URI.create(AtriumServer.Services.redisUrl()))) {
+            String key = "conversation:" + conversation + ":messages";
+            var cached = Api.JSON.readTree(redis.get(key));
+            assertThat(cached).extracting(m -> m.get("role").asText()).containsExactly("user", "assistant");
+            assertThat(cached.get(1).get("content").asText()).isEqualTo("Echo: keep this in the cache");
+            assertThat(redis.ttl(key)).isBetween(3000L, 3600L);
+
+            complete(user, Map.of("message", "and this", "conversation_id", conversation));
+            assertThat(Api.JSON.readTree(redis.get(key))).extracting(m -> m.get("content").asText())
+                    .containsExactly("keep this in the cache", "Echo: keep this in the cache", "and this",
+                            "Echo: and this");
+            assertThat(user.api().delete("/api/conversations/" + conversation).status()).isEqualTo(204);
+            assertThat(redis.exists(key)).as("dropped with the conversation").isFalse();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void whenALanguageModelIsConfiguredThenHealthSaysSo() {
         assertThat(Api.anonymous().get("/health").json().get("models").asText()).isEqualTo("configured");
     }

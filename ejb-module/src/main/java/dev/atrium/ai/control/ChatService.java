@@ -2,6 +2,7 @@ package dev.atrium.ai.control;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -23,8 +24,20 @@ public class ChatService {
     /** The executor streaming answers run on (defined in the WAR's web.xml): one thread per open stream. */
     public static final String STREAMS = "java:app/concurrent/atrium-streams";
 
-    /** What a client asks: a message, in a conversation (null starts one), of a model (null: the default). */
-    public record ChatCommand(UUID conversationId, String message, String model) {
+    /**
+     * What a client asks: a message, in a conversation (null starts one), of a model (null: the default), sampled at
+     * a temperature (null: the model's default).
+     */
+    public record ChatCommand(UUID conversationId, String message, String model, Double temperature) {
+
+        public ChatCommand(UUID conversationId, String message, String model) {
+            this(conversationId, message, model, null);
+        }
+
+        /** Temperature 0: the same prompt gets the same answer, which the response cache may then give. */
+        public boolean deterministic() {
+            return temperature != null && temperature == 0;
+        }
     }
 
     /** A turn admitted by the quotas, with the user's message stored. */
@@ -47,6 +60,9 @@ public class ChatService {
 
     @Inject
     StreamCache cache;
+
+    @Inject
+    ResponseCache responses;
 
     @Inject
     TaskService tasks;
@@ -95,7 +111,15 @@ public class ChatService {
 
     public Reply complete(long userId, ChatCommand command) {
         Started started = begin(userId, command);
-        Completion completion = models.complete(started.model(), started.turn().context());
+        var context = started.turn().context();
+        Completion completion = (command.deterministic() ? responses.get(started.model(), context)
+                : Optional.<Completion>empty()).orElseGet(() -> {
+                    var answered = models.complete(started.model(), context, command.temperature());
+                    if (command.deterministic()) {
+                        responses.put(started.model(), context, answered);
+                    }
+                    return answered;
+                });
         return finish(started, "chat", completion.content(), completion.usage(), false);
     }
 

@@ -3,6 +3,7 @@ package dev.atrium.ai.control;
 import java.util.UUID;
 
 import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
@@ -31,6 +32,9 @@ public class ConversationService {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
+    @Inject
+    ConversationCache cache;
+
     public Listing<Conversation> list(long userId, ListQuery query) {
         return new EntityQuery<>(em, CONVERSATIONS).list(query, (cb, q, root) -> cb.equal(root.get("userId"), userId));
     }
@@ -50,5 +54,6 @@ public class ConversationService {
         Conversation conversation = ConversationStore.owned(em, id, userId);
         em.createQuery("delete from Message m where m.conversationId = :c").setParameter("c", id).executeUpdate();
         em.remove(conversation);
+        cache.removeAfterCommit(id);
     }
 }

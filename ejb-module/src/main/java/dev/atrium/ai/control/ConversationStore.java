@@ -42,6 +42,9 @@ public class ConversationStore {
     @Inject
     UsageLedger ledger;
 
+    @Inject
+    ConversationCache cache;
+
     public Turn begin(long userId, UUID conversationId, ModelDefinition model, String text) {
         Conversation conversation;
         if (conversationId == null) {
@@ -50,18 +53,13 @@ public class ConversationStore {
         } else {
             conversation = owned(em, conversationId, userId);
         }
-        List<Message> history = em.createQuery("select m from Message m where m.conversationId = :c "
-                        + "order by m.createdAt desc", Message.class)
-                .setParameter("c", conversation.id()).setMaxResults(CONTEXT_MESSAGES).getResultList();
-        var context = new ArrayList<ChatTurn>();
-        for (int i = history.size() - 1; i >= 0; i--) {
-            context.add(new ChatTurn(history.get(i).role(), history.get(i).content()));
-        }
+        var context = new ArrayList<>(history(conversation.id()));
         context.add(new ChatTurn("user", text));
         var userMessage = new Message(UUID.randomUUID(), conversation.id(), "user", text, Usage.estimate(text),
                 model.inputCost(Usage.estimate(text)), model.id(), "{}", clock.instant());
         em.persist(userMessage);
         conversation.touch(clock.instant());
+        cache.putAfterCommit(conversation.id(), context);
         return new Turn(conversation.id(), userMessage.id(), UUID.randomUUID(), context);
     }
 
@@ -92,9 +90,27 @@ public class ConversationStore {
         BigDecimal cost = model.outputCost(usage.outputTokens());
         var answer = new Message(turn.assistantMessageId(), turn.conversationId(), "assistant", content,
                 usage.outputTokens(), cost, model.id(), interrupted ? "{\"interrupted\":true}" : "{}", clock.instant());
+        // the history as it was before this answer (read first, so the query does not flush the answer into it)
+        var history = new ArrayList<>(history(conversation.id()));
         em.persist(answer);
         conversation.touch(clock.instant());
+        history.add(new ChatTurn("assistant", answer.content()));
+        cache.putAfterCommit(conversation.id(), history);
         return Optional.of(answer);
+    }
+
+    /** The conversation's last messages, oldest first: from the conversation cache, else from the database. */
+    private List<ChatTurn> history(UUID conversationId) {
+        return cache.get(conversationId).orElseGet(() -> {
+            List<Message> latest = em.createQuery("select m from Message m where m.conversationId = :c "
+                            + "order by m.createdAt desc", Message.class)
+                    .setParameter("c", conversationId).setMaxResults(CONTEXT_MESSAGES).getResultList();
+            var turns = new ArrayList<ChatTurn>();
+            for (int i = latest.size() - 1; i >= 0; i--) {
+                turns.add(new ChatTurn(latest.get(i).role(), latest.get(i).content()));
+            }
+            return turns;
+        });
     }
 
     /**

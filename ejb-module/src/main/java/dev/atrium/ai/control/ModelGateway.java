@@ -45,9 +45,14 @@ public class ModelGateway {
     }
 
     public Completion complete(ModelDefinition model, List<ChatTurn> messages) {
+        return complete(model, messages, null);
+    }
+
+    /** A whole answer sampled at {@code temperature} (null: the provider's default). */
+    public Completion complete(ModelDefinition model, List<ChatTurn> messages, Double temperature) {
         acquire();
         try {
-            return provider(model).complete(model.upstream(), messages);
+            return provider(model).complete(model.upstream(), messages, temperature);
         } finally {
             slots.release();
         }

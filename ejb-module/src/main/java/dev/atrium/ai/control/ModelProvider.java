@@ -15,6 +15,11 @@ public interface ModelProvider {
 
     Completion complete(String upstreamModel, List<ChatTurn> messages);
 
+    /** A whole answer sampled at {@code temperature} (null: the provider's default). */
+    default Completion complete(String upstreamModel, List<ChatTurn> messages, Double temperature) {
+        return complete(upstreamModel, messages);
+    }
+
     /** Streams the answer; returns the usage of what was generated (up to the cancellation, if any). */
     Usage stream(String upstreamModel, List<ChatTurn> messages, Consumer<String> onDelta, BooleanSupplier cancelled);
 }

@@ -95,10 +95,16 @@ public class OpenAiProvider implements ModelProvider {
 
     @Override
     public Completion complete(String upstreamModel, List<ChatTurn> messages) {
+        return complete(upstreamModel, messages, null);
+    }
+
+    @Override
+    public Completion complete(String upstreamModel, List<ChatTurn> messages, Double temperature) {
         HttpResponse<String> response;
         acquireConnection();
         try {
-            response = send(request(upstreamModel, messages, false), HttpResponse.BodyHandlers.ofString());
+            response = send(request(upstreamModel, messages, false, temperature),
+                    HttpResponse.BodyHandlers.ofString());
         } finally {
             connections.release();
         }
@@ -197,6 +203,10 @@ public class OpenAiProvider implements ModelProvider {
     }
 
     private HttpRequest request(String model, List<ChatTurn> messages, boolean stream) {
+        return request(model, messages, stream, null);
+    }
+
+    private HttpRequest request(String model, List<ChatTurn> messages, boolean stream, Double temperature) {
         String base = baseUrl.filter(s -> !s.isBlank())
                 .orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE, "No language model is configured"))
                 .replaceAll("/+$", "");
@@ -204,6 +214,9 @@ public class OpenAiProvider implements ModelProvider {
         var turns = Json.createArrayBuilder();
         messages.forEach(m -> turns.add(Json.createObjectBuilder().add("role", m.role()).add("content", m.content())));
         var body = Json.createObjectBuilder().add("model", model).add("messages", turns).add("stream", stream);
+        if (temperature != null) {
+            body.add("temperature", temperature);
+        }
         if (stream) {
             body.add("stream_options", Json.createObjectBuilder().add("include_usage", true));
         }
