@@ -32,9 +32,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.glassfish.jersey.server.ChunkedOutput;
 
 import dev.atrium.ai.control.ChatService;
@@ -93,8 +92,9 @@ public class ChatResource {
     @RequiresPermission("chat")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    @Operation(summary = "Chat, streamed: events {type: content, content} then {type: done, message_id} once the "
-            + "answer is saved. Quota and validation errors come before the stream, as JSON")
+    @Operation(summary = "Chat, streamed: events {type: content, content} (the first also message_id) then "
+            + "{type: done, message_id} once the answer is saved. Quota and validation errors come before the "
+            + "stream, as JSON. The answer is generated and cached even if the client goes away")
     @APIResponse(responseCode = "200", description = "text/event-stream")
     public void stream(ChatRequest body, @Context SseEventSink sink, @Context Sse sse) {
         long userId = Callers.required(request).userId();
@@ -181,7 +181,8 @@ public class ChatResource {
     @RequiresPermission("chat")
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @Operation(summary = "The rest of a streamed answer from last_offset, in 10-character chunks {content, offset}, "
-            + "then {type: done}; 404 once the cache expired or for another user's message")
+            + "following an answer still being generated, then {type: done}; 404 once the cache expired or for "
+            + "another user's message")
     @APIResponse(responseCode = "200", description = "text/event-stream")
     public void resume(@PathParam("message_id") String messageId, @QueryParam("last_offset") @DefaultValue("0")
             int lastOffset, @Context SseEventSink sink, @Context Sse sse) {

@@ -17,7 +17,8 @@ import dev.atrium.platform.error.BusinessException;
 
 /**
  * Writes spec 02's server-sent events ({@code data: <JSON>} then a blank line), each sent and flushed as soon as it
- * is produced. A send that fails means the client went away: {@link #gone()} turns true, and the model is stopped.
+ * is produced. A send that fails means the client went away: {@link #gone()} turns true and later events are dropped
+ * (the answer itself goes on being generated and cached for resume).
  * Events go to a JAX-RS {@link SseEventSink}, or to a Jersey {@link ChunkedOutput} where the resource must choose
  * between a stream and a plain response (smart-stream); both flush each event.
  */
