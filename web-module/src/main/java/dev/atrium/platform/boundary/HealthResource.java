@@ -20,8 +20,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.atrium.platform.health.HealthChecks;
 
 /**
- * Spec 02: {@code {database, redis}} each {@code ok} or {@code error}; 200 when both are ok, else 503.
- * {@code backends} names what answered, since the embedded default has no Redis.
+ * Spec 02: {@code {database, redis}} each {@code ok} or {@code error}; 200 when both are ok, else 503, so the part
+ * that is down is named. {@code broker} says whether the message broker is connected, without changing the status:
+ * while it is away requests still succeed and their events wait in the outbox. {@code backends} names what
+ * answered, since the embedded default has no Redis.
  */
 @Path("health")
 @RequestScoped
@@ -30,7 +32,7 @@ import dev.atrium.platform.health.HealthChecks;
 public class HealthResource {
 
     /** The health answer. */
-    public record HealthResponse(String database, String redis, Map<String, String> backends) {
+    public record HealthResponse(String database, String redis, String broker, Map<String, String> backends) {
     }
 
     @Inject
@@ -46,6 +48,7 @@ public class HealthResource {
     public Response health() {
         var report = checks.check();
         var body = new HealthResponse(report.database() ? "ok" : "error", report.store() ? "ok" : "error",
+                report.broker() ? "ok" : "error",
                 Map.of("database", report.databaseBackend(), "redis", report.storeBackend()));
         return Response.status(report.healthy() ? 200 : 503).entity(body).build();
     }
