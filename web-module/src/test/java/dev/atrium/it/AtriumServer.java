@@ -71,6 +71,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private Path log;
     private MockOAuth2Server oauth;
     private List<String> command;
+    private String stamp;
+    private int launches;
+    private long logStart;
     private Map<String, String> environment;
     private int redisPort;
     private Process redis;
@@ -139,7 +142,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     private void start() throws Exception {
         Files.createDirectories(work);
-        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
+        stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
         dataDir = work.resolve(mode + "-data-" + stamp);
         log = work.resolve(mode + "-server.log");
         port = freePort();
@@ -210,7 +213,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 System.getProperty("payara.jar", "target/payara-micro.jar"),
                 "--deploy", war.toString(), "--contextroot", "/", "--port", Integer.toString(port),
                 "--nocluster", "--disablephonehome",
-                "--rootdir", work.resolve(mode + "-root-" + stamp).toString(),
+                "--rootdir", "(set at each launch)",
                 "--prebootcommandfile", Path.of("../scripts/payara/preboot.asadmin").toAbsolutePath().toString()));
         environment = env;
         Files.deleteIfExists(log);
@@ -218,6 +221,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     }
 
     private void launch() throws Exception {
+        // a runtime directory per launch: Payara Micro would deploy the WAR a second time from a reused one
+        launches++;
+        command.set(command.indexOf("--rootdir") + 1,
+                work.resolve(mode + "-root-" + stamp + "-" + launches).toString());
+        logStart = Files.exists(log) ? Files.size(log) : 0;
         var builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().keySet().removeIf(k -> k.startsWith("ATRIUM_"));
@@ -311,7 +319,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             if (!process.isAlive()) {
                 throw new IllegalStateException("Payara Micro exited; see " + log + "\n" + tail());
             }
-            if (Files.exists(log) && Files.readString(log).contains("Exception while loading the app")) {
+            if (Files.exists(log) && Files.readString(log).substring((int) logStart)
+                    .contains("Exception while loading the app")) {
                 close();
                 throw new IllegalStateException("The WAR failed to deploy; see " + log + "\n" + tail());
             }
