@@ -2,6 +2,7 @@ package dev.atrium.platform.events;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -21,11 +22,12 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.platform.messaging.BrokerConnection;
+import dev.atrium.platform.messaging.MessagingException;
 import dev.atrium.platform.messaging.MessagingRuntime;
 
 /**
- * Moves events from the outbox to the broker, on one thread per instance: it publishes due rows in batches (see
- * {@link OutboxStore#relayDue}), then waits for a commit's signal or {@code atrium.outbox.poll-millis}. While the
+ * Moves events from the outbox to the broker, on one thread per instance: it publishes due rows in batches, each in
+ * one broker transaction (see {@link OutboxStore#relayDue}), then waits for a commit's signal or {@code atrium.outbox.poll-millis}. While the
  * broker is unreachable or a publish fails, it backs off (0.5 s, doubling, at most
  * {@code atrium.outbox.max-backoff-seconds}) and the rows wait in the table; nothing is lost and nothing needs a
  * sweep. Sent rows are deleted after {@code atrium.outbox.retention-seconds}.
@@ -115,7 +117,7 @@ public class OutboxRelay {
                 } else if (!broker.connected()) {
                     round = new OutboxStore.Round(0, true);
                 } else {
-                    round = store.relayDue(batchSize, event -> publish(broker, event));
+                    round = store.relayDue(batchSize, events -> publish(broker, events));
                 }
                 if (System.currentTimeMillis() - lastPrune > PRUNE_EVERY_MILLIS) {
                     lastPrune = System.currentTimeMillis();
@@ -164,12 +166,27 @@ public class OutboxRelay {
         }
     }
 
-    private static void publish(BrokerConnection broker, OutboxEvent event) {
-        String dedup = event.id().toString();
-        if (event.broadcast()) {
-            broker.publish(event.destination(), event.payload(), dedup);
-        } else {
-            broker.send(event.destination(), event.payload(), dedup);
+    /**
+     * Sends the batch in one broker transaction; if the broker refuses it while still connected, sends the events
+     * one by one. The broker rolls back a whole transaction that holds a duplicate (an event it took before the relay
+     * could record it as sent), whereas a single duplicate is simply dropped.
+     */
+    static void publish(BrokerConnection broker, List<OutboxEvent> events) {
+        try {
+            broker.sendAll(events.stream().map(e -> new BrokerConnection.Outgoing(e.destination(), e.broadcast(),
+                    e.payload(), e.id().toString())).toList());
+        } catch (MessagingException e) {
+            if (!broker.connected()) {
+                throw e;
+            }
+            LOG.fine(() -> "The broker refused a batch of " + events.size() + " events; sending them one by one");
+            for (var event : events) {
+                if (event.broadcast()) {
+                    broker.publish(event.destination(), event.payload(), event.id().toString());
+                } else {
+                    broker.send(event.destination(), event.payload(), event.id().toString());
+                }
+            }
         }
     }
 

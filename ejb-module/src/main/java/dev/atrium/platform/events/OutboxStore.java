@@ -26,10 +26,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @Stateless
 public class OutboxStore {
 
-    /** Hands one event to the broker; throws when the broker did not take it. */
+    /** Hands events to the broker, all or none (one broker transaction); throws when the broker did not take them. */
     @FunctionalInterface
     public interface Publisher {
-        void publish(OutboxEvent event);
+        void publish(List<OutboxEvent> events);
     }
 
     /** What one round did: rows sent, and whether a publish failed (the broker is probably away). */
@@ -61,8 +61,9 @@ public class OutboxStore {
     }
 
     /**
-     * Publishes up to {@code max} due events in the order they were written. The first failure ends the round: the
-     * failed row waits its backoff, the rows after it stay as they were.
+     * Publishes up to {@code max} due events, in the order they were written, as one batch. When the broker does not
+     * take the batch, the oldest row counts the failed attempt and waits its backoff, so that a row the broker keeps
+     * refusing moves out of the way of the others; the rest stay as they were.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public Round relayDue(int max, Publisher publisher) {
@@ -72,20 +73,22 @@ public class OutboxStore {
                 .setParameter(1, now.atOffset(ZoneOffset.UTC))
                 .setParameter(2, max)
                 .getResultList();
-        int sent = 0;
-        for (var event : due) {
-            try {
-                publisher.publish(event);
-            } catch (RuntimeException e) {
-                var backoff = backoff(event.attempts() + 1);
-                event.failed(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), now, backoff);
-                LOG.fine(() -> "Could not publish " + event.type() + " " + event.id() + "; next try in " + backoff);
-                return new Round(sent, true);
-            }
-            event.sent(clock.instant());
-            sent++;
+        if (due.isEmpty()) {
+            return new Round(0, false);
         }
-        return new Round(sent, false);
+        try {
+            publisher.publish(due);
+        } catch (RuntimeException e) {
+            var first = due.get(0);
+            var backoff = backoff(first.attempts() + 1);
+            first.failed(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), now, backoff);
+            LOG.fine(() -> "Could not publish " + due.size() + " events; " + first.type() + " " + first.id()
+                    + " waits " + backoff);
+            return new Round(0, true);
+        }
+        var sent = clock.instant();
+        due.forEach(event -> event.sent(sent));
+        return new Round(due.size(), false);
     }
 
     /** Deletes events sent before {@code before}; answers how many. */

@@ -179,6 +179,47 @@ public final class BrokerConnection implements AutoCloseable {
         sendTo(topic, true, body, duplicateId);
     }
 
+    /** One message of {@link #sendAll}: to a topic or a queue, with an optional duplicate-detection id. */
+    public record Outgoing(String destination, boolean topic, String body, String duplicateId) {
+    }
+
+    /**
+     * Sends the messages in one broker transaction: all of them or none. The broker syncs its journal once for the
+     * whole batch instead of once per durable message, which is what makes relaying many messages fast.
+     */
+    public void sendAll(List<Outgoing> messages) {
+        if (closed) {
+            throw new IllegalStateException("The broker connection is closed");
+        }
+        if (messages.isEmpty()) {
+            return;
+        }
+        Session session = null;
+        try {
+            session = connection.createSession(Session.SESSION_TRANSACTED);
+            var producer = session.createProducer(null);
+            for (var outgoing : messages) {
+                var message = session.createTextMessage(outgoing.body());
+                if (outgoing.duplicateId() != null) {
+                    message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), outgoing.duplicateId());
+                }
+                producer.send(outgoing.topic() ? session.createTopic(outgoing.destination())
+                        : session.createQueue(outgoing.destination()), message);
+            }
+            session.commit();
+        } catch (JMSException | RuntimeException e) {
+            throw new MessagingException("Cannot send " + messages.size() + " messages", e);
+        } finally {
+            if (session != null) {
+                try {
+                    session.close();
+                } catch (JMSException | RuntimeException e) {
+                    LOG.log(Level.FINE, "Closing a transacted session failed", e);
+                }
+            }
+        }
+    }
+
     /**
      * Whether the connection to the broker is up now. While a remote broker is away the client reconnects in the
      * background, and a send would block until it is back (or time out), so callers that can wait ask first.

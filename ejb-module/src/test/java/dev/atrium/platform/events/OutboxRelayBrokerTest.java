@@ -83,8 +83,7 @@ class OutboxRelayBrokerTest {
         if (!broker.connected()) {
             return new OutboxStore.Round(0, true);
         }
-        return tables.inTransaction(s -> s.relayDue(100, event -> broker.send(event.destination(), event.payload(),
-                event.id().toString())));
+        return tables.inTransaction(s -> s.relayDue(100, events -> OutboxRelay.publish(broker, events)));
     }
 
     @Test
@@ -124,10 +123,12 @@ class OutboxRelayBrokerTest {
         var event = tables.inTransaction(s -> s.append(new Ping("twice")));
 
         // the relay died after the broker took the event and before its commit: the next relay sends it again
-        broker.send(event.destination(), event.payload(), event.id().toString());
-        broker.send(event.destination(), event.payload(), event.id().toString());
+        OutboxRelay.publish(broker, List.of(event));
+        var later = tables.inTransaction(s -> s.append(new Ping("later")));
+        OutboxRelay.publish(broker, List.of(event, later));
 
         assertThat(received.poll(30, TimeUnit.SECONDS)).isEqualTo("twice");
+        assertThat(received.poll(30, TimeUnit.SECONDS)).isEqualTo("later");
         assertThat(received.poll(1, TimeUnit.SECONDS)).isNull();
     }
 
