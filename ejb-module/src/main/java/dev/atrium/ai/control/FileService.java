@@ -34,12 +34,12 @@ import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.query.Listing;
 
 /**
- * Uploaded files as use cases, each method one short transaction. An upload streams the content into the object
- * store under {@code <user_id>/<file id>/<sanitised name>}, counting as it goes and stopping with 413 past the
- * caller's limit, records the file ({@code uploaded}) with its {@link FileUploaded} event, which the outbox relay
- * hands to the {@value #QUEUE} queue after the commit; if the transaction rolls back, the object is removed again. The {@link FileParseWorker}
- * moves the file on through {@link #start} and {@link #ready} or {@link #fail}, which lock the row so that only the
- * current attempt decides. Files are their owner's alone: anyone else's is "not found".
+ * Uploaded files as use cases, each method one short transaction. An upload streams the content into the object store
+ * under {@code <user_id>/<file id>/<sanitised name>}, counting as it goes and stopping with 413 past the caller's
+ * limit, records the file ({@code uploaded}) with its {@link FileUploaded} event, which the outbox relay hands to the
+ * {@value #QUEUE} queue after the commit; if the transaction rolls back, the object is removed again. The
+ * {@link FileParseWorker} moves the file on through {@link #start} and {@link #ready} or {@link #fail}, which lock the
+ * row so that only the current attempt decides. Files are their owner's alone: anyone else's is "not found".
  */
 @Stateless
 public class FileService {

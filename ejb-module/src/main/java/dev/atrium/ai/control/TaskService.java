@@ -25,13 +25,13 @@ import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.query.Listing;
 
 /**
- * Tasks as use cases, each method one short transaction: submitting records the task and, in the same transaction,
- * its {@link TaskSubmitted} event, which the outbox relay hands to the {@value #QUEUE} queue after the commit; the {@link TaskWorker} moves it on through {@link #start},
- * {@link #progress} and one of {@link #succeed}, {@link #fail} or {@link #retryLater}, never holding a transaction
- * while the model generates. Those steps lock the row, so a worker's update and a competing one (an abandoned
- * attempt, a redelivery) are applied one after the other and the entity's attempt check decides. A finished task is
- * visible to its owner for {@code atrium.ai.task-retention-seconds} (3600), then gone, and deleted by
- * {@link #removeExpired}.
+ * Tasks as use cases, each method one short transaction: submitting records the task and, in the same transaction, its
+ * {@link TaskSubmitted} event, which the outbox relay hands to the {@value #QUEUE} queue after the commit; the
+ * {@link TaskWorker} moves it on through {@link #start}, {@link #progress} and one of {@link #succeed}, {@link #fail}
+ * or {@link #retryLater}, never holding a transaction while the model generates. Those steps lock the row, so a
+ * worker's update and a competing one (an abandoned attempt, a redelivery) are applied one after the other and the
+ * entity's attempt check decides. A finished task is visible to its owner for {@code atrium.ai.task-retention-seconds}
+ * (3600), then gone, and deleted by {@link #removeExpired}.
  */
 @Stateless
 public class TaskService {

@@ -26,11 +26,11 @@ import dev.atrium.platform.messaging.MessagingException;
 import dev.atrium.platform.messaging.MessagingRuntime;
 
 /**
- * Moves events from the outbox to the broker, on one thread per instance: it publishes due rows in batches, each in
- * one broker transaction (see {@link OutboxStore#relayDue}), then waits for a commit's signal or {@code atrium.outbox.poll-millis}. While the
- * broker is unreachable or a publish fails, it backs off (0.5 s, doubling, at most
- * {@code atrium.outbox.max-backoff-seconds}) and the rows wait in the table; nothing is lost and nothing needs a
- * sweep. Sent rows are deleted after {@code atrium.outbox.retention-seconds}.
+ * Moves events from the outbox to the broker, on one thread per instance: it publishes due rows in batches, each in one
+ * broker transaction (see {@link OutboxStore#relayDue}), then waits for a commit's signal or
+ * {@code atrium.outbox.poll-millis}. While the broker is unreachable or a publish fails, it backs off (0.5 s, doubling,
+ * at most {@code atrium.outbox.max-backoff-seconds}) and the rows wait in the table; nothing is lost and nothing needs
+ * a sweep. Sent rows are deleted after {@code atrium.outbox.retention-seconds}.
  */
 @Startup
 @Singleton

@@ -13,7 +13,8 @@ import dev.atrium.platform.events.ApplicationEvents;
 
 /**
  * Outgoing mail as a use case: a mail is recorded in the caller's transaction with its {@link MailQueued} event,
- * which the outbox relay hands to the {@value #QUEUE} queue after the commit; {@link MailDeliveryHandler} sends it from there.
+ * which the outbox relay hands to the {@value #QUEUE} queue after the commit; {@link MailDeliveryHandler} sends it
+ * from there.
  */
 @Stateless
 public class MailService {

@@ -29,7 +29,8 @@ public class CredentialFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        if (servletRequest.getAttribute(AtriumAuthenticationMechanism.UNAVAILABLE) instanceof KeyValueStoreException e) {
+        Object unavailable = servletRequest.getAttribute(AtriumAuthenticationMechanism.UNAVAILABLE);
+        if (unavailable instanceof KeyValueStoreException e) {
             throw e;
         }
         Object failure = servletRequest.getAttribute(AtriumAuthenticationMechanism.FAILURE);
