@@ -8,6 +8,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.platform.events.AfterCommitCrash;
@@ -28,6 +29,8 @@ public class CrashHookResource {
 
     @POST
     @Operation(summary = "Halt after the next event's commit (test deployments only)")
+    @APIResponse(responseCode = "204", description = "Armed: the next transaction that publishes an event halts")
+    @APIResponse(responseCode = "404", description = "Not a test deployment")
     public Response arm() {
         crash.arm();
         return Response.noContent().build();
