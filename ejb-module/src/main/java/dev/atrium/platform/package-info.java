@@ -2,11 +2,12 @@
  * The platform: what every context uses and none owns.
  *
  * <p>Owns: errors ({@code BusinessException}, {@code Problem}), the clock, the key-value store (Redis or in-process),
- * messaging on Artemis (embedded or remote) with after-commit sending, outgoing mail (SMTP or outbox) through the
- * {@code mail} queue, the application data source and its Flyway migrations, list queries (filters, search, sorting,
- * offset and cursor pagination), rate-limit counters, idempotency results, health checks and batch job control.
+ * messaging on Artemis (embedded or remote), application events through a transactional outbox and its relay, outgoing
+ * mail (SMTP or outbox) through the {@code mail} queue, the application data source and its Flyway migrations, list
+ * queries (filters, search, sorting, offset and cursor pagination), rate-limit counters, idempotency results, health
+ * checks and batch job control.
  *
- * <p>Public operations: {@code KeyValueStore}, {@code Messages.send/publish}, {@code MessageHandler},
+ * <p>Public operations: {@code KeyValueStore}, {@code ApplicationEvents.publish}, {@code MessageHandler},
  * {@code MailService.queue}, {@code EntityQuery.list}, {@code RateLimiter.hit}, {@code IdempotencyStore},
  * {@code BatchJobs.start}, {@code HealthChecks.check}.
  *

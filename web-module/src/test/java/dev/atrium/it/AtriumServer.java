@@ -33,7 +33,10 @@ import redis.clients.jedis.Jedis;
 /**
  * Starts one Atrium server on Payara Micro for the whole test run (the WAR the build produced, plus a jar of test
  * batch jobs) and stops it at the end. Mode {@code services} runs it on PostgreSQL, Redis and a real SMTP server
- * (GreenMail); mode {@code embedded} runs it with no configuration at all.
+ * (GreenMail); mode {@code embedded} runs it with no configuration at all. Mode {@code resilience} is {@code services}
+ * with a Redis server process and an Artemis broker (in this JVM, over TCP) of its own, which its tests stop and
+ * start under the running server, and the crash test hook enabled; the server itself can be restarted on the same
+ * data.
  */
 public final class AtriumServer implements BeforeAllCallback, ExtensionContext.Store.CloseableResource {
 
@@ -67,6 +70,15 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private Path dataDir;
     private Path log;
     private MockOAuth2Server oauth;
+    private List<String> command;
+    private String stamp;
+    private int launches;
+    private long logStart;
+    private Map<String, String> environment;
+    private int redisPort;
+    private Process redis;
+    private int brokerPort;
+    private org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ broker;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
@@ -93,7 +105,12 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     /** No PostgreSQL, Redis or SMTP server: the embedded defaults (also in session mode). */
     public boolean embedded() {
-        return !mode.equals("services");
+        return !mode.equals("services") && !resilience();
+    }
+
+    /** Own Redis and broker that tests may stop, and a server that may be restarted. */
+    public boolean resilience() {
+        return mode.equals("resilience");
     }
 
     public boolean sessionMode() {
@@ -125,7 +142,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     private void start() throws Exception {
         Files.createDirectories(work);
-        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
+        stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
         dataDir = work.resolve(mode + "-data-" + stamp);
         log = work.resolve(mode + "-server.log");
         port = freePort();
@@ -142,9 +159,19 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_SERVICE);
         }
         if (!embedded()) {
+            if (resilience()) {
+                redisPort = freePort();
+                startRedis();
+                brokerPort = freePort();
+                startBroker();
+                env.put("ATRIUM_BROKER_URL", "tcp://127.0.0.1:" + brokerPort);
+                env.put("ATRIUM_TEST_CRASH_AFTER_COMMIT", "true");
+                // a broker that comes back is found within 2 s
+                env.put("ATRIUM_OUTBOX_MAX_BACKOFF_SECONDS", "2");
+            }
             database = "atrium_it_" + stamp + "_" + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
             Services.createDatabase(database);
-            try (var jedis = new Jedis(URI.create(Services.redisUrl()))) {
+            try (var jedis = new Jedis(URI.create(redisUrl()))) {
                 jedis.flushDB();
             }
             smtpPort = freePort();
@@ -152,7 +179,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_BASE_URL", baseUrl());
             env.put("ATRIUM_DB_URL", jdbcUrl());
             env.put("ATRIUM_DB_USER", Services.postgresUser());
-            env.put("ATRIUM_REDIS_URL", Services.redisUrl());
+            env.put("ATRIUM_REDIS_URL", redisUrl());
             env.put("ATRIUM_SMTP_HOST", "127.0.0.1");
             env.put("ATRIUM_SMTP_PORT", Integer.toString(smtpPort));
             env.put("ATRIUM_JWT_SECRET", "integration-tests-secret-0123456789abcdef");
@@ -184,20 +211,107 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         }
         Path war = ItWar.build(Path.of(System.getProperty("atrium.war", "target/atrium.war")),
                 Path.of("target/test-classes"), work.resolve("atrium-it.war"));
-        List<String> command = new ArrayList<>(List.of(javaBin(), "-Xmx768m", "-jar",
+        command = new ArrayList<>(List.of(javaBin(), "-Xmx768m", "-jar",
                 System.getProperty("payara.jar", "target/payara-micro.jar"),
                 "--deploy", war.toString(), "--contextroot", "/", "--port", Integer.toString(port),
                 "--nocluster", "--disablephonehome",
-                "--rootdir", work.resolve(mode + "-root-" + stamp).toString(),
+                "--rootdir", "(set at each launch)",
                 "--prebootcommandfile", Path.of("../scripts/payara/preboot.asadmin").toAbsolutePath().toString()));
-        var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        environment = env;
+        Files.deleteIfExists(log);
+        launch();
+    }
+
+    private void launch() throws Exception {
+        // a runtime directory per launch: Payara Micro would deploy the WAR a second time from a reused one
+        launches++;
+        command.set(command.indexOf("--rootdir") + 1,
+                work.resolve(mode + "-root-" + stamp + "-" + launches).toString());
+        logStart = Files.exists(log) ? Files.size(log) : 0;
+        var builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().keySet().removeIf(k -> k.startsWith("ATRIUM_"));
-        builder.environment().putAll(env);
+        builder.environment().putAll(environment);
         long started = System.nanoTime();
         process = builder.start();
         awaitHealthy();
         System.out.printf("Atrium (%s) ready at %s after %.1f s%n", mode, baseUrl(),
                 (System.nanoTime() - started) / 1e9);
+    }
+
+    private String redisUrl() {
+        return resilience() ? "redis://127.0.0.1:" + redisPort + "/0" : Services.redisUrl();
+    }
+
+    /** Waits until the server process has ended by itself (the crash hook halts it); false after the timeout. */
+    public boolean awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops the server if it still runs, and starts it again on the same database, data and port. */
+    public synchronized void restart() throws Exception {
+        stopServer();
+        launch();
+    }
+
+    /** Starts this run's own Redis server (resilience mode): no persistence, so a restart starts empty. */
+    public synchronized void startRedis() throws Exception {
+        redis = new ProcessBuilder(System.getProperty("atrium.it.redis-server", "/usr/bin/redis-server"),
+                "--port", Integer.toString(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(work.resolve(mode + "-redis.log").toFile()))
+                .start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            try (var jedis = new Jedis(URI.create(redisUrl()))) {
+                jedis.ping();
+                return;
+            } catch (RuntimeException notYet) {
+                if (System.nanoTime() > deadline || !redis.isAlive()) {
+                    throw new IllegalStateException("redis-server did not start on port " + redisPort, notYet);
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** Kills this run's own Redis server (resilience mode). */
+    public synchronized void stopRedis() throws InterruptedException {
+        if (redis != null && redis.isAlive()) {
+            redis.destroyForcibly();
+            redis.waitFor(20, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Starts this run's own Artemis broker (resilience mode) in this JVM on a TCP port, with the application's
+     * address settings and a persistent journal under the data directory, so queued messages survive a stop.
+     */
+    public synchronized void startBroker() throws Exception {
+        broker = new org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ().setConfiguration(
+                dev.atrium.platform.messaging.BrokerConnection.brokerConfiguration(dataDir.resolve("test-broker"))
+                        .addAcceptorConfiguration("tcp", "tcp://127.0.0.1:" + brokerPort));
+        broker.start();
+    }
+
+    public synchronized void stopBroker() throws Exception {
+        if (broker != null) {
+            broker.stop();
+            broker = null;
+        }
+    }
+
+    private void stopServer() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private void awaitHealthy() throws Exception {
@@ -207,7 +321,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             if (!process.isAlive()) {
                 throw new IllegalStateException("Payara Micro exited; see " + log + "\n" + tail());
             }
-            if (Files.exists(log) && Files.readString(log).contains("Exception while loading the app")) {
+            if (Files.exists(log) && Files.readString(log).substring((int) logStart)
+                    .contains("Exception while loading the app")) {
                 close();
                 throw new IllegalStateException("The WAR failed to deploy; see " + log + "\n" + tail());
             }
@@ -237,15 +352,12 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     @Override
     public void close() {
-        if (process != null && process.isAlive()) {
-            process.destroy();
-            try {
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        stopServer();
+        try {
+            stopBroker();
+            stopRedis();
+        } catch (Exception e) {
+            System.err.println("Could not stop the test's Redis or broker: " + e);
         }
         if (smtp != null) {
             smtp.stop();

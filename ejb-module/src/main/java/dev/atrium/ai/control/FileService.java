@@ -4,8 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -26,7 +24,7 @@ import dev.atrium.ai.entity.FileText;
 import dev.atrium.ai.entity.StoredFile;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
-import dev.atrium.platform.messaging.Messages;
+import dev.atrium.platform.events.ApplicationEvents;
 import dev.atrium.platform.http.BoundedInputStream;
 import dev.atrium.platform.objects.ObjectStore;
 import dev.atrium.platform.objects.ObjectStoreException;
@@ -36,12 +34,12 @@ import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.query.Listing;
 
 /**
- * Uploaded files as use cases, each method one short transaction. An upload streams the content into the object
- * store under {@code <user_id>/<file id>/<sanitised name>}, counting as it goes and stopping with 413 past the
- * caller's limit, records the file ({@code uploaded}) and hands its id to the {@value #QUEUE} queue once the
- * transaction commits; if the transaction rolls back, the object is removed again. The {@link FileParseWorker}
- * moves the file on through {@link #start} and {@link #ready} or {@link #fail}, which lock the row so that only the
- * current attempt decides. Files are their owner's alone: anyone else's is "not found".
+ * Uploaded files as use cases, each method one short transaction. An upload streams the content into the object store
+ * under {@code <user_id>/<file id>/<sanitised name>}, counting as it goes and stopping with 413 past the caller's
+ * limit, records the file ({@code uploaded}) with its {@link FileUploaded} event, which the outbox relay hands to the
+ * {@value #QUEUE} queue after the commit; if the transaction rolls back, the object is removed again. The
+ * {@link FileParseWorker} moves the file on through {@link #start} and {@link #ready} or {@link #fail}, which lock the
+ * row so that only the current attempt decides. Files are their owner's alone: anyone else's is "not found".
  */
 @Stateless
 public class FileService {
@@ -63,7 +61,7 @@ public class FileService {
     EntityManager em;
 
     @Inject
-    Messages messages;
+    ApplicationEvents events;
 
     @Inject
     ObjectStore objects;
@@ -100,7 +98,7 @@ public class FileService {
         removeUnlessCommitted(key);
         var file = new StoredFile(id, userId, name, type, size, key, clock.instant());
         em.persist(file);
-        messages.send(QUEUE, id.toString());
+        events.publish(new FileUploaded(id));
         return file;
     }
 
@@ -165,23 +163,6 @@ public class FileService {
                 deleteQuietly(key);
             }
         }));
-    }
-
-    /**
-     * Sends the parse message again for files still {@code uploaded} that were stored before {@code cutoff}: the
-     * message leaves after the upload commits, and a crash in between would leave the file waiting forever. A file
-     * whose first message is merely late in a long queue gets a second one; the worker's attempts make that harmless
-     * (the later attempt records the outcome, a finished file is skipped). Answers how many were sent again.
-     */
-    public int requeueStale(Instant cutoff, int max) {
-        List<UUID> stale = em.createQuery("SELECT f.id FROM StoredFile f WHERE f.status = :status"
-                + " AND f.createdAt < :cutoff ORDER BY f.createdAt", UUID.class)
-                .setParameter("status", FileStatus.UPLOADED.value())
-                .setParameter("cutoff", cutoff)
-                .setMaxResults(max)
-                .getResultList();
-        stale.forEach(id -> messages.send(QUEUE, id.toString()));
-        return stale.size();
     }
 
     /** The parse job takes the file: a new attempt, unless the file is gone or already finished. */

@@ -18,20 +18,20 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import dev.atrium.ai.entity.Task;
 import dev.atrium.ai.entity.TaskProgress;
 import dev.atrium.platform.error.BusinessException;
-import dev.atrium.platform.messaging.Messages;
+import dev.atrium.platform.events.ApplicationEvents;
 import dev.atrium.platform.query.Catalog;
 import dev.atrium.platform.query.EntityQuery;
 import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.query.Listing;
 
 /**
- * Tasks as use cases, each method one short transaction: submitting records the task and hands its id to the
- * {@value #QUEUE} queue once the transaction commits; the {@link TaskWorker} moves it on through {@link #start},
- * {@link #progress} and one of {@link #succeed}, {@link #fail} or {@link #retryLater}, never holding a transaction
- * while the model generates. Those steps lock the row, so a worker's update and a competing one (an abandoned
- * attempt, a redelivery) are applied one after the other and the entity's attempt check decides. A finished task is
- * visible to its owner for {@code atrium.ai.task-retention-seconds} (3600), then gone, and deleted by
- * {@link #removeExpired}.
+ * Tasks as use cases, each method one short transaction: submitting records the task and, in the same transaction, its
+ * {@link TaskSubmitted} event, which the outbox relay hands to the {@value #QUEUE} queue after the commit; the
+ * {@link TaskWorker} moves it on through {@link #start}, {@link #progress} and one of {@link #succeed}, {@link #fail}
+ * or {@link #retryLater}, never holding a transaction while the model generates. Those steps lock the row, so a
+ * worker's update and a competing one (an abandoned attempt, a redelivery) are applied one after the other and the
+ * entity's attempt check decides. A finished task is visible to its owner for {@code atrium.ai.task-retention-seconds}
+ * (3600), then gone, and deleted by {@link #removeExpired}.
  */
 @Stateless
 public class TaskService {
@@ -49,7 +49,7 @@ public class TaskService {
     EntityManager em;
 
     @Inject
-    Messages messages;
+    ApplicationEvents events;
 
     @Inject
     Clock clock;
@@ -61,7 +61,7 @@ public class TaskService {
     @ConfigProperty(name = "atrium.ai.task-retention-seconds", defaultValue = "3600")
     long retentionSeconds;
 
-    /** Records the task for its user and enqueues it; nothing is enqueued if the caller's transaction rolls back. */
+    /** Records the task for its user with its event; neither exists if the caller's transaction rolls back. */
     public Task submit(long userId, String model, String prompt) {
         return submit(new Task(userId, prompt, model, clock.instant()));
     }
@@ -74,7 +74,7 @@ public class TaskService {
 
     private Task submit(Task task) {
         em.persist(task);
-        messages.send(QUEUE, task.id().toString());
+        events.publish(new TaskSubmitted(task.id()));
         return task;
     }
 

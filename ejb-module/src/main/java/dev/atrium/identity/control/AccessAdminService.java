@@ -4,13 +4,13 @@ import java.time.Clock;
 import java.util.List;
 
 import jakarta.ejb.Stateless;
-import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 
 import dev.atrium.identity.entity.Role;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.events.ApplicationEvents;
 import dev.atrium.platform.query.Catalog;
 import dev.atrium.platform.query.EntityQuery;
 import dev.atrium.platform.query.ListQuery;
@@ -45,7 +45,7 @@ public class AccessAdminService {
     Clock clock;
 
     @Inject
-    Event<UserDeleted> deletions;
+    ApplicationEvents events;
 
     public Listing<User> users(ListQuery query) {
         return new EntityQuery<>(users.entityManager(), USERS).list(query);
@@ -66,7 +66,7 @@ public class AccessAdminService {
         User user = user(id);
         users.entityManager().remove(user);
         audit.record(AuditAction.USER_DELETE, id, actor.userId(), origin, true);
-        deletions.fire(new UserDeleted(id));
+        events.publish(new UserDeleted(id));
     }
 
     /** Deactivates (ending all its sessions and tokens) or reactivates a user; never oneself. */

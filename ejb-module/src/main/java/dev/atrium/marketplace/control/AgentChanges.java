@@ -8,18 +8,19 @@ import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import dev.atrium.marketplace.entity.Agent;
-import dev.atrium.platform.messaging.Messages;
+import dev.atrium.platform.events.ApplicationEvents;
 
 /**
- * Announces that an agent's listing changed, once the change is committed: every instance's index follows through
- * the {@code marketplace.agents} topic, and this instance's index at once, so that whoever made the change finds
+ * Announces that an agent's listing changed: the {@link AgentChanged} event is written with the change, and every
+ * instance's index follows through the {@code marketplace.agents} topic once the relay publishes it; this instance's
+ * index follows at once after the commit, so that whoever made the change finds
  * it in search on their next request. Applying the same state twice changes nothing.
  */
 @ApplicationScoped
 public class AgentChanges {
 
     @Inject
-    Messages messages;
+    ApplicationEvents events;
 
     @Inject
     SearchIndex index;
@@ -28,7 +29,7 @@ public class AgentChanges {
     TransactionSynchronizationRegistry transactions;
 
     public void changed(Agent agent) {
-        messages.publish(AgentChangeHandler.TOPIC, agent.id().toString());
+        events.publish(new AgentChanged(agent.id()));
         if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
             transactions.registerInterposedSynchronization(new Synchronization() {
                 @Override

@@ -11,15 +11,21 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
 import dev.atrium.platform.kv.KeyValueStore;
+import dev.atrium.platform.messaging.MessagingRuntime;
 import dev.atrium.platform.persistence.AtriumDataSource;
 import dev.atrium.platform.persistence.DatabaseMigrations;
 
-/** Whether the database and the key-value store answer now, and which backends they are. */
+/**
+ * Whether the database and the key-value store answer now, and which backends they are; and whether the broker is
+ * connected. The broker does not make the instance unhealthy: while it is away, requests still succeed and their
+ * events wait in the outbox.
+ */
 @ApplicationScoped
 public class HealthChecks {
 
     /** One check per dependency, plus the backend names. */
-    public record Report(boolean database, boolean store, String databaseBackend, String storeBackend) {
+    public record Report(boolean database, boolean store, boolean broker, String databaseBackend,
+                         String storeBackend) {
 
         public boolean healthy() {
             return database && store;
@@ -35,8 +41,20 @@ public class HealthChecks {
     @Inject
     Config config;
 
+    @Inject
+    MessagingRuntime messaging;
+
     public Report check() {
-        return new Report(database(), store.ping(), AtriumDataSource.vendor(config), store.backend());
+        return new Report(database(), store.ping(), broker(), AtriumDataSource.vendor(config), store.backend());
+    }
+
+    private boolean broker() {
+        try {
+            var connection = messaging.broker();
+            return connection != null && connection.connected();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private boolean database() {

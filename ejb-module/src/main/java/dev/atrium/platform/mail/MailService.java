@@ -9,11 +9,12 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
-import dev.atrium.platform.messaging.Messages;
+import dev.atrium.platform.events.ApplicationEvents;
 
 /**
- * Outgoing mail as a use case: a mail is recorded in the caller's transaction and its id goes to the
- * {@value #QUEUE} queue when that transaction commits; {@link MailDeliveryHandler} sends it from there.
+ * Outgoing mail as a use case: a mail is recorded in the caller's transaction with its {@link MailQueued} event,
+ * which the outbox relay hands to the {@value #QUEUE} queue after the commit; {@link MailDeliveryHandler} sends it
+ * from there.
  */
 @Stateless
 public class MailService {
@@ -24,7 +25,7 @@ public class MailService {
     EntityManager em;
 
     @Inject
-    Messages messages;
+    ApplicationEvents events;
 
     @Inject
     Clock clock;
@@ -33,7 +34,7 @@ public class MailService {
     public UUID queue(String to, String subject, String text) {
         var mail = new OutgoingMail(to, subject, text, clock.instant());
         em.persist(mail);
-        messages.send(QUEUE, mail.id().toString());
+        events.publish(new MailQueued(mail.id()));
         return mail.id();
     }
 

@@ -14,6 +14,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 
+import org.apache.activemq.artemis.api.core.Message;
 import org.apache.activemq.artemis.api.core.QueueConfiguration;
 import org.apache.activemq.artemis.api.core.RoutingType;
 import org.apache.activemq.artemis.api.core.SimpleString;
@@ -45,6 +46,7 @@ public final class BrokerConnection implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(BrokerConnection.class.getName());
     private static final int MAX_IDLE_PRODUCERS = 16;
+    static final int DUPLICATE_ID_CACHE = 20_000;
     private static final long STOP_WAIT_MILLIS = 15_000;
     // held, because JUL forgets the level of a logger nobody references
     private static final Logger BROKER_AUDIT = Logger.getLogger("org.apache.activemq.audit");
@@ -116,10 +118,10 @@ public final class BrokerConnection implements AutoCloseable {
     }
 
     /**
-     * The configuration of the embedded broker, without acceptors. Package-visible so that tests can give a
+     * The configuration of the embedded broker, without acceptors. Public so that tests can give a
      * broker reached over TCP the same settings.
      */
-    static Configuration brokerConfiguration(Path directory) {
+    public static Configuration brokerConfiguration(Path directory) {
         if (BROKER_AUDIT.getLevel() == null) {
             // the broker's audit log writes a line per message at INFO; quiet unless the operator asks for it
             BROKER_AUDIT.setLevel(Level.WARNING);
@@ -155,15 +157,78 @@ public final class BrokerConnection implements AutoCloseable {
 
     /** Sends a persistent text message to a queue, now. Thread-safe. */
     public void send(String queue, String body) {
-        sendTo(queue, false, body);
+        sendTo(queue, false, body, null);
+    }
+
+    /**
+     * Sends to a queue with a duplicate-detection id: the broker drops a second message with the same id on the
+     * same address (it remembers the last {@value #DUPLICATE_ID_CACHE} ids per address by default), so a sender that
+     * cannot know whether its first send arrived may send again.
+     */
+    public void send(String queue, String body, String duplicateId) {
+        sendTo(queue, false, body, duplicateId);
     }
 
     /** Publishes a text message to a topic, now: every subscriber connected at this moment receives it. */
     public void publish(String topic, String body) {
-        sendTo(topic, true, body);
+        sendTo(topic, true, body, null);
     }
 
-    private void sendTo(String name, boolean topic, String body) {
+    /** Publishes to a topic with a duplicate-detection id, as {@link #send(String, String, String)}. */
+    public void publish(String topic, String body, String duplicateId) {
+        sendTo(topic, true, body, duplicateId);
+    }
+
+    /** One message of {@link #sendAll}: to a topic or a queue, with an optional duplicate-detection id. */
+    public record Outgoing(String destination, boolean topic, String body, String duplicateId) {
+    }
+
+    /**
+     * Sends the messages in one broker transaction: all of them or none. The broker syncs its journal once for the
+     * whole batch instead of once per durable message, which is what makes relaying many messages fast.
+     */
+    public void sendAll(List<Outgoing> messages) {
+        if (closed) {
+            throw new IllegalStateException("The broker connection is closed");
+        }
+        if (messages.isEmpty()) {
+            return;
+        }
+        Session session = null;
+        try {
+            session = connection.createSession(Session.SESSION_TRANSACTED);
+            var producer = session.createProducer(null);
+            for (var outgoing : messages) {
+                var message = session.createTextMessage(outgoing.body());
+                if (outgoing.duplicateId() != null) {
+                    message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), outgoing.duplicateId());
+                }
+                producer.send(outgoing.topic() ? session.createTopic(outgoing.destination())
+                        : session.createQueue(outgoing.destination()), message);
+            }
+            session.commit();
+        } catch (JMSException | RuntimeException e) {
+            throw new MessagingException("Cannot send " + messages.size() + " messages", e);
+        } finally {
+            if (session != null) {
+                try {
+                    session.close();
+                } catch (JMSException | RuntimeException e) {
+                    LOG.log(Level.FINE, "Closing a transacted session failed", e);
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether the connection to the broker is up now. While a remote broker is away the client reconnects in the
+     * background, and a send would block until it is back (or time out), so callers that can wait ask first.
+     */
+    public boolean connected() {
+        return !closed && ((ActiveMQConnection) connection).getSessionFactory().getConnection() != null;
+    }
+
+    private void sendTo(String name, boolean topic, String body, String duplicateId) {
         if (closed) {
             throw new IllegalStateException("The broker connection is closed");
         }
@@ -174,8 +239,11 @@ public final class BrokerConnection implements AutoCloseable {
                 producer = new Producer(session, session.createProducer(null));
             }
             var session = producer.session();
-            producer.producer().send(topic ? session.createTopic(name) : session.createQueue(name),
-                    session.createTextMessage(body));
+            var message = session.createTextMessage(body);
+            if (duplicateId != null) {
+                message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), duplicateId);
+            }
+            producer.producer().send(topic ? session.createTopic(name) : session.createQueue(name), message);
         } catch (JMSException | RuntimeException e) {
             close(producer);
             throw new MessagingException("Cannot send to " + name, e);

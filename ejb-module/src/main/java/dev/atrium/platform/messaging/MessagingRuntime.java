@@ -93,7 +93,7 @@ public class MessagingRuntime {
         broker.close();
     }
 
-    /** The running connection; senders go through {@link Messages}, which respects transactions. */
+    /** The running connection; the application's events reach it through the outbox relay. */
     public BrokerConnection broker() {
         return broker;
     }

@@ -47,7 +47,6 @@ import dev.atrium.ai.entity.FileStatus;
 import dev.atrium.ai.entity.StoredFile;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
-import dev.atrium.platform.messaging.Messages;
 import dev.atrium.platform.objects.FileObjectStore;
 import dev.atrium.platform.objects.ObjectStore;
 import dev.atrium.platform.objects.ObjectStoreException;
@@ -396,28 +395,6 @@ class FilesTest {
         assertThat(texts.items()).extracting(StoredFile::filename).containsExactly("b.txt");
     }
 
-    // ---- recovery ----
-
-    @Test
-    void whenAFileHasWaitedPastTheCutoffInUploadedThenItsParseMessageIsSentAgain() {
-        StoredFile waiting = upload(ADA, "waiting.txt", "text/plain", "w".getBytes(StandardCharsets.UTF_8), MIB);
-        StoredFile started = upload(ADA, "started.txt", "text/plain", "s".getBytes(StandardCharsets.UTF_8), MIB);
-        inTransaction(new FakeTransactions(), s -> s.start(started.id()));
-        clock.advance(Duration.ofMinutes(5));
-        StoredFile recent = upload(BOB, "recent.txt", "text/plain", "r".getBytes(StandardCharsets.UTF_8), MIB);
-        clock.advance(Duration.ofMinutes(6));
-        sent.clear();
-
-        var transactions = new FakeTransactions();
-        int requeued = inTransaction(transactions, s -> s.requeueStale(clock.instant().minus(Duration.ofMinutes(10)),
-                500));
-        transactions.complete(Status.STATUS_COMMITTED);
-
-        assertThat(requeued).isEqualTo(1);
-        assertThat(sent).containsExactly(FileService.QUEUE + ":" + waiting.id());
-        assertThat(sent).doesNotContain(FileService.QUEUE + ":" + recent.id());
-    }
-
     // ---- plumbing ----
 
     /** One delivery of the file's id, as the broker makes it. */
@@ -460,12 +437,9 @@ class FilesTest {
             service.objects = objects;
             service.parsers = PARSERS;
             service.transactions = transactions;
-            service.messages = new Messages() {
-                @Override
-                public void send(String queue, String body) {
-                    transactions.afterCommit(() -> sent.add(queue + ":" + body));
-                }
-            };
+            // the outbox row commits with the transaction: the event exists exactly when it commits
+            service.events = event -> transactions.afterCommit(() -> sent.add(event.destination() + ":"
+                    + event.payload()));
             em.getTransaction().begin();
             try {
                 T result = work.apply(service);

@@ -14,6 +14,7 @@ import dev.atrium.identity.control.Caller;
 import dev.atrium.platform.boundary.CallerKeys;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.kv.KeyValueStoreException;
 
 /**
  * The one authentication mechanism of the platform (DESIGN decision 3). It reads {@code Authorization: Bearer}
@@ -26,6 +27,8 @@ public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanis
 
     public static final String CALLER = "atrium.caller";
     public static final String FAILURE = "atrium.auth.failure";
+    /** The key-value store failed while checking the credential (Redis away); the credential filter answers 503. */
+    public static final String UNAVAILABLE = "atrium.auth.unavailable";
     public static final String SESSION_COOKIE = "session_id";
 
     @Inject
@@ -41,9 +44,33 @@ public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanis
         if (request.getAttribute(CALLER) instanceof Caller known) {
             return login(context, known);
         }
-        if (request.getAttribute(FAILURE) != null) {
+        if (request.getAttribute(FAILURE) != null || request.getAttribute(UNAVAILABLE) != null) {
             return context.doNothing();
         }
+        try {
+            return verify(request, context);
+        } catch (RuntimeException e) {
+            // revocations and sessions live in the store: without it no credential can be trusted or refused
+            var storeDown = storeFailure(e);
+            if (storeDown == null) {
+                throw e;
+            }
+            request.setAttribute(UNAVAILABLE, storeDown);
+            return context.doNothing();
+        }
+    }
+
+    /** The store's failure behind {@code e}, also when an EJB wrapped it. */
+    private static KeyValueStoreException storeFailure(Throwable e) {
+        for (Throwable c = e; c != null && c.getCause() != c; c = c.getCause()) {
+            if (c instanceof KeyValueStoreException store) {
+                return store;
+            }
+        }
+        return null;
+    }
+
+    private AuthenticationStatus verify(HttpServletRequest request, HttpMessageContext context) {
         String header = request.getHeader("Authorization");
         if (header != null && !header.isBlank()) {
             if (!header.regionMatches(true, 0, "Bearer", 0, 6)) {

@@ -11,10 +11,12 @@ import jakarta.ws.rs.ext.Provider;
 
 import dev.atrium.platform.boundary.FilterOrder;
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.kv.KeyValueStoreException;
 
 /**
  * A request that presents a credential which fails verification is answered 401, whatever the path: a client
- * with an expired or revoked token learns so at once instead of silently acting anonymously.
+ * with an expired or revoked token learns so at once instead of silently acting anonymously. A credential that could
+ * not be checked because the key-value store is away is answered 503 (by the error mapper), not 401 or 500.
  */
 @Provider
 @PreMatching
@@ -27,6 +29,10 @@ public class CredentialFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
+        Object unavailable = servletRequest.getAttribute(AtriumAuthenticationMechanism.UNAVAILABLE);
+        if (unavailable instanceof KeyValueStoreException e) {
+            throw e;
+        }
         Object failure = servletRequest.getAttribute(AtriumAuthenticationMechanism.FAILURE);
         if (failure != null) {
             throw BusinessException.unauthenticated(failure.toString());

@@ -26,6 +26,7 @@ import jakarta.ws.rs.ext.Provider;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.kv.KeyValueStoreException;
 
 /**
  * The one place where failures become HTTP answers in the error envelope. Unexpected failures are logged with the
@@ -36,6 +37,8 @@ import dev.atrium.platform.error.Problem;
 public class ErrorMapper implements ExceptionMapper<Throwable> {
 
     private static final Logger LOG = Logger.getLogger(ErrorMapper.class.getName());
+    /** Seconds a client should wait before retrying when a backing service is away. */
+    static final String RETRY_AFTER_SECONDS = "5";
 
     @Inject
     HttpServletRequest request;
@@ -57,6 +60,10 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         }
         if (t instanceof ValidationException) {
             return serverError(t);
+        }
+        var storeDown = storeUnavailable(t);
+        if (storeDown != null) {
+            return unavailable(storeDown);
         }
         if (malformedJson(t)) {
             LOG.log(Level.FINE, "Malformed JSON in request " + RequestIds.of(request), t);
@@ -81,6 +88,23 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
             return builder.build();
         }
         return serverError(t);
+    }
+
+    /** The key-value store (Redis) is away: the request may succeed later, so 503 with Retry-After, never 500. */
+    private Response unavailable(KeyValueStoreException e) {
+        LOG.warning(() -> "Key-value store unavailable in request " + RequestIds.of(request) + ": " + e.getMessage());
+        return envelope(503, ErrorResponse.of(Problem.UNAVAILABLE, "Service temporarily unavailable",
+                "A backing service does not answer; try again later"))
+                .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).build();
+    }
+
+    private static KeyValueStoreException storeUnavailable(Throwable t) {
+        for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
+            if (c instanceof KeyValueStoreException e) {
+                return e;
+            }
+        }
+        return null;
     }
 
     private Response serverError(Throwable t) {

@@ -21,10 +21,11 @@ import dev.atrium.ai.control.ModelCatalog;
 import dev.atrium.platform.health.HealthChecks;
 
 /**
- * Spec 02: {@code {database, redis}} each {@code ok} or {@code error}; 200 when both are ok, else 503.
- * {@code backends} names what answered, since the embedded default has no Redis. {@code models} is {@code echo only}
+ * Spec 02: {@code {database, redis}} each {@code ok} or {@code error}; 200 when both are ok, else 503, so the part
+ * that is down is named. {@code broker} says whether the message broker is connected, without changing the status:
+ * while it is away requests still succeed and their events wait in the outbox. {@code models} is {@code echo only}
  * when no language model is configured (the development model alone answers), else {@code configured}; it does not
- * change the status.
+ * change the status either. {@code backends} names what answered, since the embedded default has no Redis.
  */
 @Path("health")
 @RequestScoped
@@ -33,7 +34,8 @@ import dev.atrium.platform.health.HealthChecks;
 public class HealthResource {
 
     /** The health answer. */
-    public record HealthResponse(String database, String redis, String models, Map<String, String> backends) {
+    public record HealthResponse(String database, String redis, String broker, String models,
+                                 Map<String, String> backends) {
     }
 
     @Inject
@@ -52,7 +54,7 @@ public class HealthResource {
     public Response health() {
         var report = checks.check();
         var body = new HealthResponse(report.database() ? "ok" : "error", report.store() ? "ok" : "error",
-                models.echoOnly() ? "echo only" : "configured",
+                report.broker() ? "ok" : "error", models.echoOnly() ? "echo only" : "configured",
                 Map.of("database", report.databaseBackend(), "redis", report.storeBackend()));
         return Response.status(report.healthy() ? 200 : 503).entity(body).build();
     }

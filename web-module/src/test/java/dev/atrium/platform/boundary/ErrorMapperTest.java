@@ -51,4 +51,20 @@ class ErrorMapperTest {
         assertThat(json).isEqualTo(
                 "{\"error\":{\"code\":40400,\"details\":null,\"doc_url\":null,\"message\":\"Resource not found\"}}");
     }
+
+    @Test
+    void whenTheKeyValueStoreIsDownThen503WithRetryAfterAndNoInternalDetail() {
+        var down = new dev.atrium.platform.kv.KeyValueStoreException(
+                "Redis GET failed at redis-host:6379: Connection refused");
+        for (Throwable thrown : new Throwable[] {down, new jakarta.ejb.EJBException(down),
+                new IllegalStateException("while counting", down)}) {
+            var response = mapper.toResponse(thrown);
+            assertThat(response.getStatus()).isEqualTo(503);
+            var body = (ErrorResponse) response.getEntity();
+            assertThat(body.error().code()).isEqualTo(50300);
+            assertThat(body.error().message()).isEqualTo("Service temporarily unavailable");
+            assertThat(response.getHeaderString("Retry-After")).isEqualTo("5");
+            assertThat(Json.write(body)).doesNotContain("redis-host").doesNotContain("Redis");
+        }
+    }
 }

@@ -1,0 +1,114 @@
+package dev.atrium.platform.events;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.logging.Logger;
+
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The outbox table's side of the relay, each method a transaction of its own. {@link #relayDue} takes due rows with
+ * {@code FOR UPDATE SKIP LOCKED} (PostgreSQL and H2 both have it): while one instance's relay holds a batch, another
+ * instance's relay skips those rows and takes the next ones, so no row is published by two relays at once and no
+ * leader election is needed. A row is marked sent in the same transaction that locked it, right after the broker
+ * took it.
+ */
+@Stateless
+public class OutboxStore {
+
+    /** Hands events to the broker, all or none (one broker transaction); throws when the broker did not take them. */
+    @FunctionalInterface
+    public interface Publisher {
+        void publish(List<OutboxEvent> events);
+    }
+
+    /** What one round did: rows sent, and whether a publish failed (the broker is probably away). */
+    public record Round(int sent, boolean failed) {
+    }
+
+    static final String DUE = "SELECT * FROM outbox_events WHERE sent_at IS NULL"
+            + " AND (next_attempt_at IS NULL OR next_attempt_at <= ?1)"
+            + " ORDER BY created_at LIMIT ?2 FOR UPDATE SKIP LOCKED";
+
+    private static final Logger LOG = Logger.getLogger(OutboxStore.class.getName());
+
+    @PersistenceContext(unitName = "atrium")
+    EntityManager em;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    @ConfigProperty(name = "atrium.outbox.max-backoff-seconds", defaultValue = "30")
+    long maxBackoffSeconds = 30;
+
+    /** Writes the event's row in the caller's transaction. */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public OutboxEvent append(ApplicationEvent event) {
+        var row = new OutboxEvent(event, clock.instant());
+        em.persist(row);
+        return row;
+    }
+
+    /**
+     * Publishes up to {@code max} due events, in the order they were written, as one batch. When the broker does not
+     * take the batch, the oldest row counts the failed attempt and waits its backoff, so that a row the broker keeps
+     * refusing moves out of the way of the others; the rest stay as they were.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public Round relayDue(int max, Publisher publisher) {
+        var now = clock.instant();
+        @SuppressWarnings("unchecked")
+        List<OutboxEvent> due = em.createNativeQuery(DUE, OutboxEvent.class)
+                .setParameter(1, now.atOffset(ZoneOffset.UTC))
+                .setParameter(2, max)
+                .getResultList();
+        if (due.isEmpty()) {
+            return new Round(0, false);
+        }
+        try {
+            publisher.publish(due);
+        } catch (RuntimeException e) {
+            var first = due.get(0);
+            var backoff = backoff(first.attempts() + 1);
+            first.failed(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), now, backoff);
+            LOG.fine(() -> "Could not publish " + due.size() + " events; " + first.type() + " " + first.id()
+                    + " waits " + backoff);
+            return new Round(0, true);
+        }
+        var sent = clock.instant();
+        due.forEach(event -> event.sent(sent));
+        return new Round(due.size(), false);
+    }
+
+    /** Deletes events sent before {@code before}; answers how many. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int prune(Instant before) {
+        return em.createQuery("DELETE FROM OutboxEvent e WHERE e.sentAt < :before")
+                .setParameter("before", before)
+                .executeUpdate();
+    }
+
+    /** Events not yet sent. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public long pending() {
+        return em.createQuery("SELECT COUNT(e) FROM OutboxEvent e WHERE e.sentAt IS NULL", Long.class)
+                .getSingleResult();
+    }
+
+    /** 1 s after the first failure, doubling, at most {@code atrium.outbox.max-backoff-seconds}. */
+    Duration backoff(int attempts) {
+        long seconds = 1L << Math.min(Math.max(attempts - 1, 0), 20);
+        return Duration.ofSeconds(Math.min(seconds, Math.max(1, maxBackoffSeconds)));
+    }
+}

@@ -1,0 +1,60 @@
+package dev.atrium.platform.events;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+
+/**
+ * {@link ApplicationEvents} on the transactional outbox: the event becomes a row of the caller's transaction and is
+ * fired to in-transaction CDI observers; once the transaction commits, this instance's relay is woken to publish
+ * it. Without a transaction there is nothing to be atomic with, so that is a programming error.
+ */
+@ApplicationScoped
+public class TransactionalOutbox implements ApplicationEvents {
+
+    @Inject
+    OutboxStore store;
+
+    @Inject
+    Event<ApplicationEvent> observers;
+
+    @Inject
+    RelaySignal relay;
+
+    @Inject
+    AfterCommitCrash crash;
+
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    TransactionSynchronizationRegistry transactions;
+
+    @Override
+    public void publish(ApplicationEvent event) {
+        if (transactions.getTransactionStatus() != Status.STATUS_ACTIVE) {
+            throw new IllegalStateException("Events are published inside an active transaction: " + event.type());
+        }
+        store.append(event);
+        observers.fire(event);
+        boolean crashAfterCommit = crash.take();
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (crashAfterCommit) {
+                    if (status == Status.STATUS_COMMITTED) {
+                        crash.crashNow();
+                    }
+                    crash.release();
+                } else if (status == Status.STATUS_COMMITTED) {
+                    relay.wake();
+                }
+            }
+        });
+    }
+}
