@@ -26,6 +26,7 @@ import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.media.Content;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.media.Schema.SchemaType;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
@@ -79,36 +80,51 @@ public class OpenApiCompletion implements OASFilter {
         }
         boolean input = op.getRequestBody() != null || op.getParameters() != null
                 && op.getParameters().stream().anyMatch(p -> p.getIn() != Parameter.In.PATH);
-        var errors = new LinkedHashMap<String, String>();
-        errors.put("400", "Malformed request: unreadable body, parameter or header");
+        var errors = new LinkedHashMap<String, Shared>();
+        errors.put("400", new Shared("BadRequest", "Malformed request: unreadable body, parameter or header"));
         if (roles != null) {
             op.setSecurity(List.of(OASFactory.createSecurityRequirement().addScheme(SECURITY_SCHEME)));
-            errors.put("401", "Not authenticated: credentials missing, invalid, expired or revoked");
-            errors.put("403", roles.isEmpty() ? "Authenticated but not allowed"
-                    : "Authenticated but not allowed: requires role " + String.join(" or ", roles));
+            errors.put("401", new Shared("Unauthorized",
+                    "Not authenticated: credentials missing, invalid, expired or revoked"));
+            errors.put("403", roles.isEmpty() ? new Shared("Forbidden", "Authenticated but not allowed")
+                    : new Shared("Forbidden_" + String.join("_", roles),
+                    "Authenticated but not allowed: requires role " + String.join(" or ", roles)));
         }
-        errors.put("404", "No such resource, or not visible to the caller");
-        errors.put("405", "Method not allowed");
+        errors.put("404", new Shared("NotFound", "No such resource, or not visible to the caller"));
+        errors.put("405", new Shared("MethodNotAllowed", "Method not allowed"));
         if (input) {
-            errors.put("415", "Unsupported format: of the request body, or asked for in Accept");
-            errors.put("422", "Request validation failed (code 40001)");
+            errors.put("415", new Shared("UnsupportedMediaType",
+                    "Unsupported format: of the request body, or asked for in Accept"));
+            errors.put("422", new Shared("ValidationFailed", "Request validation failed (code 40001)"));
         }
-        errors.put("429", "Too many requests (code 42900); see the X-RateLimit-* headers");
-        errors.put("500", "Unexpected server error; no internal detail is disclosed");
+        errors.put("429", new Shared("TooManyRequests",
+                "Too many requests (code 42900); see the X-RateLimit-* headers"));
+        errors.put("500", new Shared("InternalError", "Unexpected server error; no internal detail is disclosed"));
         APIResponses responses = op.getResponses();
-        errors.forEach((code, description) -> {
+        errors.forEach((code, shared) -> {
             if (!responses.hasAPIResponse(code)) {
-                responses.addAPIResponse(code, OASFactory.createAPIResponse().description(description));
+                if (components.getResponses() == null || !components.getResponses().containsKey(shared.name())) {
+                    components.addResponse(shared.name(), OASFactory.createAPIResponse()
+                            .description(shared.description()).content(errorContent()));
+                }
+                responses.addAPIResponse(code, OASFactory.createAPIResponse().ref(shared.name()));
             }
         });
         // whatever a method declares, the error mapper answers every 4xx and 5xx with the envelope
         responses.getAPIResponses().forEach((code, response) -> {
             if ((code.startsWith("4") || code.startsWith("5")) && response.getRef() == null
                     && (response.getContent() == null || response.getContent().getMediaTypes().isEmpty())) {
-                response.setContent(OASFactory.createContent().addMediaType(JSON,
-                        OASFactory.createMediaType().schema(ref(ERROR))));
+                response.setContent(errorContent());
             }
         });
+    }
+
+    /** An error answer shared by many operations, kept once under {@code components/responses}. */
+    private record Shared(String name, String description) {
+    }
+
+    private static Content errorContent() {
+        return OASFactory.createContent().addMediaType(JSON, OASFactory.createMediaType().schema(ref(ERROR)));
     }
 
     /**
