@@ -3,6 +3,7 @@ package dev.atrium.platform.boundary.openapi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.StringReader;
+import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -14,6 +15,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Stream;
 
+import jakarta.annotation.security.DenyAll;
+import jakarta.annotation.security.PermitAll;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -277,6 +281,26 @@ class WarDocumentTest {
                     .contains("page", "page_size", "cursor", "limit", "sort", "fields", "expand", "search",
                             "created_after", "created_before", "ids");
         }
+    }
+
+    @Test
+    void whenAnyOperationThenItNeedsTheBearerSchemeExactlyWhenTheAccessControlAsksForACaller() {
+        int open = 0;
+        for (Endpoint e : endpoints()) {
+            AnnotatedElement decides = Stream.of(PermitAll.class, RolesAllowed.class, DenyAll.class)
+                    .anyMatch(e.method()::isAnnotationPresent) ? e.method() : e.resource();
+            boolean anyone = decides.isAnnotationPresent(PermitAll.class);
+            JsonObject operation = e.operation(document);
+            if (anyone) {
+                open++;
+                assertThat(operation).as(e.toString()).doesNotContainKey("security");
+            } else {
+                assertThat(operation.getJsonArray("security")).as(e.toString()).containsExactly(
+                        Json.createObjectBuilder().add("bearer", JsonValue.EMPTY_JSON_ARRAY).build());
+                assertThat(operation.getJsonObject("responses")).as(e.toString()).containsKeys("401", "403");
+            }
+        }
+        assertThat(open).isGreaterThan(5);
     }
 
     @Test
