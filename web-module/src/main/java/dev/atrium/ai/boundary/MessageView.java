@@ -6,9 +6,12 @@ import java.time.Instant;
 
 import jakarta.json.JsonValue;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.atrium.ai.entity.Message;
 
 /** A message of a conversation (spec 02), with its tokens and cost. */
+@Schema(description = "A message of a conversation")
 public record MessageView(String id, String conversationId, String role, String content, int tokenCount,
                           BigDecimal cost, String model, Object metadata, Instant createdAt) {
 

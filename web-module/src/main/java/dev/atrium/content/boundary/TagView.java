@@ -1,9 +1,12 @@
 package dev.atrium.content.boundary;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.atrium.content.control.TagCount;
 import dev.atrium.content.entity.Tag;
 
 /** A tag with the number of published articles carrying it. */
+@Schema(description = "A tag with the number of published articles carrying it")
 public record TagView(long id, String name, String slug, long articleCount) {
 
     static TagView from(TagCount count) {

@@ -15,6 +15,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.atrium.identity.control.AuditService;
 import dev.atrium.identity.entity.AuditLog;
 import dev.atrium.platform.boundary.Envelopes;
@@ -29,6 +31,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 public class AuditLogsResource {
 
     /** One audit entry (spec 01 AuditLog, plus who acted when that was someone else). */
+    @Schema(description = "An audit entry")
     public record AuditLogView(long id, Long userId, Long actorId, String action, String ipAddress,
                                String userAgent, boolean success, Instant createdAt) {
 

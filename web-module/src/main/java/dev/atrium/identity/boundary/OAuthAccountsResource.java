@@ -18,6 +18,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.atrium.identity.control.oauth.OAuthAccountService;
 import dev.atrium.identity.entity.OAuthAccount;
 import dev.atrium.platform.boundary.ClientAddress;
@@ -33,6 +35,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 public class OAuthAccountsResource {
 
     /** One binding (spec 01 OAuthAccount, without the user id: it is the caller's). */
+    @Schema(description = "An external login bound to the caller")
     public record OAuthAccountView(long id, String provider, String providerUserId, Instant createdAt) {
 
         static OAuthAccountView from(OAuthAccount a) {

@@ -8,6 +8,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import dev.atrium.marketplace.entity.AgentEvent;
 
 /** One move in an agent's history: who did what, when and why. */
+@Schema(description = "One move in an agent's history")
 public record AgentEventView(
         long id,
         UUID agentId,

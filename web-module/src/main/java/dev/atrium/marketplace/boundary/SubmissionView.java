@@ -10,6 +10,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import dev.atrium.marketplace.entity.Submission;
 
 /** One accepted submission, as reviewers see it. */
+@Schema(description = "An accepted submission, as reviewers see it")
 public record SubmissionView(
         UUID id,
         UUID agentId,

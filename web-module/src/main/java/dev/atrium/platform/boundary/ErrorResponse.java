@@ -5,10 +5,10 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import dev.atrium.platform.error.Problem;
 
 /** The error envelope of every 4xx and 5xx answer: {@code {"error": {code, message, details, doc_url}}}. */
-@Schema(name = "Error", description = "Error envelope")
+@Schema(name = "Error", description = "Error envelope", requiredProperties = "error")
 public record ErrorResponse(ErrorBody error) {
 
-    @Schema(name = "ErrorBody")
+    @Schema(name = "ErrorBody", requiredProperties = {"code", "message"})
     public record ErrorBody(
             @Schema(description = "Business code: 5 digits, or the HTTP status times 100", example = "40001")
             int code,

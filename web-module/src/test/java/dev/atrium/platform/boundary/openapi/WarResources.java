@@ -1,19 +1,23 @@
 package dev.atrium.platform.boundary.openapi;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.ApplicationPath;
 
 /**
  * The WAR's classes, found by walking its compiled classes directory, so that a resource added later is covered
- * without touching the tests.
+ * without touching the tests; and the OpenAPI document the build generated from them.
  */
 final class WarResources {
 
@@ -33,11 +37,25 @@ final class WarResources {
                 .map(c -> c.getAnnotation(ApplicationPath.class).value()).findFirst().orElse("/");
     }
 
+    /** The generated {@code META-INF/openapi.json}, as the application serves it. */
     static synchronized JsonObject document() {
         if (document == null) {
-            document = OpenApiGenerator.document("Atrium", "test", applicationPath(), resources());
+            try (var reader = Json.createReader(new StringReader(text("/META-INF/openapi.json")))) {
+                document = reader.readObject();
+            }
         }
         return document;
+    }
+
+    static String text(String resource) {
+        try (InputStream in = WarResources.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException(resource + " is missing: the build's process-classes phase writes it");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static List<Class<?>> classes() {
@@ -47,7 +65,7 @@ final class WarResources {
     private static List<Class<?>> load() {
         Path root;
         try {
-            root = Path.of(OpenApiGenerator.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            root = Path.of(OpenApiResource.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
