@@ -26,15 +26,17 @@ import jakarta.websocket.server.ServerEndpoint;
 import dev.atrium.ai.control.ChatTurn;
 import dev.atrium.ai.control.ModelGateway;
 import dev.atrium.ai.control.QuotaService;
+import dev.atrium.identity.control.ApiKeyService;
 import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.platform.boundary.Json;
 import dev.atrium.platform.error.BusinessException;
 
 /**
- * Spec 02's chat WebSocket. The connection is authenticated when it opens (bearer token in the {@code Authorization}
- * header, or a {@code token} query parameter for browsers, which cannot set headers on WebSockets) and the path's
- * user id must be the caller's. The client sends {@code {messages: [{role, content}], model?}}; the server answers
+ * Spec 02's chat WebSocket. The connection is authenticated when it opens (bearer token or API key in the
+ * {@code Authorization} header, or for browsers, which cannot set headers on WebSockets, a short-lived access token
+ * in the {@code token} query parameter; an API key there is refused, 1008) and the path's user id must be the
+ * caller's. The client sends {@code {messages: [{role, content}], model?}}; the server answers
  * {@code {type: content, content}} fragments, then {@code {type: done}}, or {@code {type: error, error}}.
  */
 @ServerEndpoint(value = "/ws/chat/{user_id}", configurator = ChatSocketConfigurator.class)
@@ -43,6 +45,7 @@ public class ChatSocket {
     static final String CALLER = "atrium.caller";
     static final String BUSY = "atrium.busy";
     static final int MAX_MESSAGE = 10_000;
+    static final String API_KEY_IN_URL = "API keys are accepted only in the Authorization header";
     static final Set<String> ROLES = Set.of("system", "user", "assistant");
 
     @Inject
@@ -59,10 +62,17 @@ public class ChatSocket {
 
     @OnOpen
     public void open(Session session, EndpointConfig config, @PathParam("user_id") String userId) throws IOException {
-        String credential = credential(session, config);
+        List<String> query = session.getRequestParameterMap().get("token");
+        String fromUrl = query == null || query.isEmpty() ? null : query.get(0);
+        if (fromUrl != null && fromUrl.startsWith(ApiKeyService.PREFIX)) {
+            // a URL ends up in access logs and proxies: no long-lived key there, even next to a header
+            refuse(session, API_KEY_IN_URL);
+            return;
+        }
+        String header = bearerHeader(config);
         Caller caller;
         try {
-            caller = authenticator.bearer(credential);
+            caller = header != null ? authenticator.bearer(header) : authenticator.accessToken(fromUrl);
         } catch (BusinessException e) {
             refuse(session, "Authentication required");
             return;
@@ -135,13 +145,12 @@ public class ChatSocket {
         }
     }
 
-    private static String credential(Session session, EndpointConfig config) {
+    private static String bearerHeader(EndpointConfig config) {
         Object header = config.getUserProperties().get(ChatSocketConfigurator.AUTHORIZATION);
         if (header instanceof String h && h.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return h.substring(7).trim();
         }
-        List<String> token = session.getRequestParameterMap().get("token");
-        return token == null || token.isEmpty() ? null : token.get(0);
+        return null;
     }
 
     private static JsonObject parse(String text) {
