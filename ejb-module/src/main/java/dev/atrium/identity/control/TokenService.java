@@ -213,7 +213,7 @@ public class TokenService {
 
     private static void refused(String kind, Reason reason) {
         // an expired token is ordinary life; anything else is worth one line, never with the token itself
-        LOG.log(reason == Reason.EXPIRED ? Level.FINE : Level.INFO, () -> "Refused a " + kind + ": " + reason);
+        LOG.log(reason == Reason.EXPIRED ? Level.FINE : Level.INFO, () -> "Token refused (" + kind + "): " + reason);
     }
 
     private JWTClaimsSet claims(TokenType type, long userId, String role, Duration lifetime) {

@@ -61,7 +61,7 @@ public class ChatSocket {
     ModelGateway models;
 
     @OnOpen
-    public void open(Session session, EndpointConfig config, @PathParam("user_id") String userId) throws IOException {
+    public void open(Session session, EndpointConfig config, @PathParam("user_id") String userId) {
         List<String> query = session.getRequestParameterMap().get("token");
         String fromUrl = query == null || query.isEmpty() ? null : query.get(0);
         if (fromUrl != null && fromUrl.startsWith(ApiKeyService.PREFIX)) {
@@ -202,7 +202,15 @@ public class ChatSocket {
         }
     }
 
-    private static void refuse(Session session, String reason) throws IOException {
-        session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+    private void refuse(Session session, String reason) {
+        // closed just after the upgrade rather than inside it: closing within @OnOpen raced the container's own
+        // set-up of the connection, and now and then the client never saw the close frame
+        sockets.run(() -> {
+            try {
+                session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+            } catch (IOException | IllegalStateException e) {
+                // the client is gone already
+            }
+        });
     }
 }
