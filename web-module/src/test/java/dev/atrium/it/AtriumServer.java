@@ -121,6 +121,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         return dataDir;
     }
 
+    /** The server's log, for tests that check what a request left there. */
+    public Path serverLog() {
+        return log;
+    }
+
     public String jdbcUrl() {
         return Services.postgresUrl(database);
     }

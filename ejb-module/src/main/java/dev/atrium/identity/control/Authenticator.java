@@ -47,11 +47,23 @@ public class Authenticator {
                     .orElseThrow(() -> BusinessException.unauthenticated(INVALID));
             return caller(user, "api_key", Hashes.sha256(credential).substring(0, 16), null, null, null);
         }
-        if (credential == null || !credential.startsWith("ey") || blacklist.contains(credential)) {
-            throw BusinessException.unauthenticated(INVALID);
-        }
+        return accessToken(credential);
+    }
+
+    /**
+     * An access token or SSO token only, never an API key: for credentials that travel in a URL (the WebSocket's
+     * {@code token} parameter), where a long-lived key would end up in access logs and proxies.
+     */
+    public Caller accessToken(String credential) {
         VerifiedToken token;
         try {
+            TokenService.checkShape(credential);
+            if (!credential.startsWith("ey")) {
+                throw new InvalidTokenException(InvalidTokenException.Reason.MALFORMED);
+            }
+            if (blacklist.contains(credential)) {
+                throw new InvalidTokenException(InvalidTokenException.Reason.REVOKED);
+            }
             token = tokens.verify(credential, TokenType.ACCESS, true);
         } catch (InvalidTokenException e) {
             throw BusinessException.unauthenticated(INVALID);

@@ -94,7 +94,8 @@ public class KeyRing {
     }
 
     public Optional<HmacKey> hmac(String kid) {
-        return lookup(s -> s.hmac().get(kid));
+        // the snapshot's maps are Map.copyOf, which throws on a null key
+        return kid == null ? Optional.empty() : lookup(s -> s.hmac().get(kid));
     }
 
     public RSAKey currentRsa() {
@@ -102,7 +103,7 @@ public class KeyRing {
     }
 
     public Optional<RSAKey> rsaPublic(String kid) {
-        return lookup(s -> s.rsa().get(kid)).map(RSAKey::toPublicJWK);
+        return kid == null ? Optional.empty() : lookup(s -> s.rsa().get(kid)).map(RSAKey::toPublicJWK);
     }
 
     /** The public RS256 keys, current and previous, as published at {@code /.well-known/jwks.json}. */

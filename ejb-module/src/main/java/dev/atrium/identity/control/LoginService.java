@@ -65,11 +65,12 @@ public class LoginService {
 
     /** A new access token, with the user's current role, for a valid refresh token. */
     public String refresh(String refreshToken, RequestOrigin origin) {
-        if (refreshToken == null || refreshToken.isBlank() || blacklist.contains(refreshToken)) {
-            throw BusinessException.unauthenticated(Authenticator.INVALID);
-        }
         VerifiedToken token;
         try {
+            TokenService.checkShape(refreshToken);
+            if (blacklist.contains(refreshToken)) {
+                throw new InvalidTokenException(InvalidTokenException.Reason.REVOKED);
+            }
             token = tokens.verify(refreshToken, TokenType.REFRESH);
         } catch (InvalidTokenException e) {
             throw BusinessException.unauthenticated(Authenticator.INVALID);

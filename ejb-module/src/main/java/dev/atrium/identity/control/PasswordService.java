@@ -115,8 +115,8 @@ public class PasswordService {
 
     public void reset(String token, String newPassword, RequestOrigin origin) {
         PasswordPolicy.check(newPassword);
-        var stored = token == null || token.isBlank() ? java.util.Optional.<String>empty()
-                : store.getAndDelete(key(token));
+        var stored = tokens.plausibleOpaque(token, "", "password reset token") ? store.getAndDelete(key(token))
+                : java.util.Optional.<String>empty();
         if (stored.isEmpty()) {
             throw BusinessException.badRequest("Reset link is invalid, used or expired");
         }

@@ -74,7 +74,7 @@ public class RegistrationService {
     public User verify(String token, RequestOrigin origin) {
         VerifiedToken verified;
         try {
-            verified = tokens.verify(token == null ? "" : token, TokenType.EMAIL_VERIFY);
+            verified = tokens.verify(token, TokenType.EMAIL_VERIFY);
         } catch (InvalidTokenException e) {
             audit.record(AuditAction.VERIFY_EMAIL, null, origin, false);
             throw BusinessException.badRequest("Verification link is invalid or expired");

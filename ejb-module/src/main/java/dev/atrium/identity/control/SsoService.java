@@ -74,8 +74,8 @@ public class SsoService {
 
     /** Consumes a ticket: once, within its lifetime, and only for the service it was issued to. */
     public TicketUser validate(String ticket, String service, RequestOrigin origin) {
-        var stored = ticket == null || !ticket.startsWith("ST-") ? java.util.Optional.<String>empty()
-                : store.getAndDelete(key(ticket));
+        var stored = tokens.plausibleOpaque(ticket, "ST-", "service ticket") ? store.getAndDelete(key(ticket))
+                : java.util.Optional.<String>empty();
         var value = stored.map(v -> Json.createReader(new StringReader(v)).readObject());
         boolean valid = value.isPresent()
                 && value.get().getString("service").equals(service == null ? "" : service.trim())

@@ -6,6 +6,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -35,6 +38,15 @@ import dev.atrium.identity.control.InvalidTokenException.Reason;
  */
 @ApplicationScoped
 public class TokenService {
+
+    /** The longest token read at all; ours are under a kilobyte (RS256 SSO tokens the longest). */
+    public static final int MAX_LENGTH = 4096;
+    private static final int MAX_KID_LENGTH = 64;
+    private static final int OPAQUE_LENGTH = 43;
+    private static final Pattern COMPACT_JWS = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*");
+    private static final Pattern OPAQUE = Pattern.compile("[A-Za-z0-9_-]+");
+    private static final Pattern USER_ID = Pattern.compile("[1-9][0-9]{0,17}");
+    private static final Logger LOG = Logger.getLogger(TokenService.class.getName());
 
     @Inject
     KeyRing keys;
@@ -93,35 +105,95 @@ public class TokenService {
         return verify(token, expected, false);
     }
 
-    /** Verifies an access token signed with HS256, or (when {@code acceptSso}) an RS256 SSO token. */
+    /**
+     * The one reader of our signed tokens: an access token signed with HS256, or (when {@code acceptSso}) an RS256
+     * SSO token. Whatever arrives (foreign, forged, oversized, odd headers or claims), the only failure is an
+     * {@link InvalidTokenException}, logged as one line with its reason and never the token.
+     */
     public VerifiedToken verify(String token, TokenType expected, boolean acceptSso) throws InvalidTokenException {
+        try {
+            return read(token, expected, acceptSso);
+        } catch (InvalidTokenException e) {
+            refused(expected.claim() + " token", e.reason());
+            throw e;
+        }
+    }
+
+    /**
+     * The checks made before any lookup (blacklist, key ring): present, at most {@link #MAX_LENGTH} characters,
+     * three base64url segments. Ours are well under a kilobyte, so anything larger is refused unread.
+     */
+    public static void checkShape(String token) throws InvalidTokenException {
+        if (token == null || token.isEmpty()) {
+            throw new InvalidTokenException(Reason.MALFORMED);
+        }
+        if (token.length() > MAX_LENGTH) {
+            throw new InvalidTokenException(Reason.TOO_LARGE);
+        }
+        if (!COMPACT_JWS.matcher(token).matches()) {
+            throw new InvalidTokenException(Reason.MALFORMED);
+        }
+    }
+
+    /**
+     * Whether a one-time value we handed out (reset link, SSO ticket) could be ours: {@code prefix} and 43
+     * base64url characters (32 random bytes). Anything else is refused before the store is asked, with one log line.
+     */
+    public boolean plausibleOpaque(String value, String prefix, String kind) {
+        boolean plausible = value != null && value.length() == prefix.length() + OPAQUE_LENGTH
+                && value.startsWith(prefix) && OPAQUE.matcher(value).region(prefix.length(), value.length()).matches();
+        if (!plausible) {
+            refused(kind, value != null && value.length() > MAX_LENGTH ? Reason.TOO_LARGE : Reason.MALFORMED);
+        }
+        return plausible;
+    }
+
+    private VerifiedToken read(String token, TokenType expected, boolean acceptSso) throws InvalidTokenException {
+        checkShape(token);
         SignedJWT jwt;
+        JWSHeader header;
         JWTClaimsSet claims;
         try {
             jwt = SignedJWT.parse(token);
+            header = jwt.getHeader();
             claims = jwt.getJWTClaimsSet();
         } catch (ParseException | RuntimeException e) {
             throw new InvalidTokenException(Reason.MALFORMED);
         }
-        JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
-        String kid = jwt.getHeader().getKeyID();
-        JWSVerifier verifier;
+        // we never set critical parameters, and any other type than JWT is not one of ours
+        if (header.getCriticalParams() != null
+                || header.getType() != null && !JOSEObjectType.JWT.equals(header.getType())) {
+            throw new InvalidTokenException(Reason.MALFORMED);
+        }
+        JWSAlgorithm alg = header.getAlgorithm();
+        String kid = header.getKeyID();
+        if (kid == null || kid.isEmpty() || kid.length() > MAX_KID_LENGTH) {
+            throw new InvalidTokenException(Reason.UNKNOWN_KEY);
+        }
+        // the key ring's own failures (its store down) are not the token's fault: they are not caught here
+        boolean sso = JWSAlgorithm.RS256.equals(alg) && acceptSso && expected == TokenType.ACCESS;
+        if (!JWSAlgorithm.HS256.equals(alg) && !sso) {
+            throw new InvalidTokenException(Reason.ALGORITHM);
+        }
+        var hmacKey = sso ? null : keys.hmac(kid).orElseThrow(() -> new InvalidTokenException(Reason.UNKNOWN_KEY));
+        var rsaKey = sso ? keys.rsaPublic(kid).orElseThrow(() -> new InvalidTokenException(Reason.UNKNOWN_KEY)) : null;
         try {
-            if (JWSAlgorithm.HS256.equals(alg)) {
-                var key = keys.hmac(kid).orElseThrow(() -> new InvalidTokenException(Reason.UNKNOWN_KEY));
-                verifier = new MACVerifier(key.secret());
-            } else if (JWSAlgorithm.RS256.equals(alg) && acceptSso && expected == TokenType.ACCESS) {
-                var key = keys.rsaPublic(kid).orElseThrow(() -> new InvalidTokenException(Reason.UNKNOWN_KEY));
-                verifier = new RSASSAVerifier(key);
-            } else {
-                throw new InvalidTokenException(Reason.ALGORITHM);
-            }
+            JWSVerifier verifier = sso ? new RSASSAVerifier(rsaKey) : new MACVerifier(hmacKey.secret());
             if (!jwt.verify(verifier)) {
                 throw new InvalidTokenException(Reason.SIGNATURE);
             }
-        } catch (JOSEException e) {
+        } catch (JOSEException | RuntimeException e) {
             throw new InvalidTokenException(Reason.SIGNATURE);
         }
+        try {
+            return claimsOf(claims, expected, alg, token);
+        } catch (RuntimeException e) {
+            throw new InvalidTokenException(Reason.MALFORMED);
+        }
+    }
+
+    private VerifiedToken claimsOf(JWTClaimsSet claims, TokenType expected, JWSAlgorithm alg, String token)
+            throws InvalidTokenException {
         Date exp = claims.getExpirationTime();
         if (exp == null || !clock.instant().isBefore(exp.toInstant())) {
             throw new InvalidTokenException(Reason.EXPIRED);
@@ -129,16 +201,19 @@ public class TokenService {
         if (!expected.claim().equals(claims.getClaim("type"))) {
             throw new InvalidTokenException(Reason.WRONG_TYPE);
         }
-        long userId;
-        try {
-            userId = Long.parseLong(claims.getSubject());
-        } catch (NumberFormatException e) {
+        String subject = claims.getSubject();
+        if (subject == null || !USER_ID.matcher(subject).matches()) {
             throw new InvalidTokenException(Reason.MALFORMED);
         }
         Object role = claims.getClaim("role");
         Date iat = claims.getIssueTime();
-        return new VerifiedToken(userId, role instanceof String r ? r : null, expected, claims.getJWTID(),
-                iat == null ? null : iat.toInstant(), exp.toInstant(), alg.getName(), token);
+        return new VerifiedToken(Long.parseLong(subject), role instanceof String r ? r : null, expected,
+                claims.getJWTID(), iat == null ? null : iat.toInstant(), exp.toInstant(), alg.getName(), token);
+    }
+
+    private static void refused(String kind, Reason reason) {
+        // an expired token is ordinary life; anything else is worth one line, never with the token itself
+        LOG.log(reason == Reason.EXPIRED ? Level.FINE : Level.INFO, () -> "Token refused (" + kind + "): " + reason);
     }
 
     private JWTClaimsSet claims(TokenType type, long userId, String role, Duration lifetime) {

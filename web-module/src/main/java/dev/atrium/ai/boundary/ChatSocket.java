@@ -27,15 +27,17 @@ import dev.atrium.ai.control.ChatTurn;
 import dev.atrium.ai.control.ModelGateway;
 import dev.atrium.ai.control.QuotaService;
 import dev.atrium.ai.control.UsageLedger;
+import dev.atrium.identity.control.ApiKeyService;
 import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.platform.boundary.Json;
 import dev.atrium.platform.error.BusinessException;
 
 /**
- * Spec 02's chat WebSocket. The connection is authenticated when it opens (bearer token in the {@code Authorization}
- * header, or a {@code token} query parameter for browsers, which cannot set headers on WebSockets) and the path's
- * user id must be the caller's. The client sends {@code {messages: [{role, content}], model?}}; the server answers
+ * Spec 02's chat WebSocket. The connection is authenticated when it opens (bearer token or API key in the
+ * {@code Authorization} header, or for browsers, which cannot set headers on WebSockets, a short-lived access token
+ * in the {@code token} query parameter; an API key there is refused, 1008) and the path's user id must be the
+ * caller's. The client sends {@code {messages: [{role, content}], model?}}; the server answers
  * {@code {type: content, content}} fragments, then {@code {type: done}}, or {@code {type: error, error}}.
  */
 @ServerEndpoint(value = "/ws/chat/{user_id}", configurator = ChatSocketConfigurator.class)
@@ -44,6 +46,7 @@ public class ChatSocket {
     static final String CALLER = "atrium.caller";
     static final String BUSY = "atrium.busy";
     static final int MAX_MESSAGE = 10_000;
+    static final String API_KEY_IN_URL = "API keys are accepted only in the Authorization header";
     static final Set<String> ROLES = Set.of("system", "user", "assistant");
 
     @Inject
@@ -62,11 +65,18 @@ public class ChatSocket {
     UsageLedger ledger;
 
     @OnOpen
-    public void open(Session session, EndpointConfig config, @PathParam("user_id") String userId) throws IOException {
-        String credential = credential(session, config);
+    public void open(Session session, EndpointConfig config, @PathParam("user_id") String userId) {
+        List<String> query = session.getRequestParameterMap().get("token");
+        String fromUrl = query == null || query.isEmpty() ? null : query.get(0);
+        if (fromUrl != null && fromUrl.startsWith(ApiKeyService.PREFIX)) {
+            // a URL ends up in access logs and proxies: no long-lived key there, even next to a header
+            refuse(session, API_KEY_IN_URL);
+            return;
+        }
+        String header = bearerHeader(config);
         Caller caller;
         try {
-            caller = authenticator.bearer(credential);
+            caller = header != null ? authenticator.bearer(header) : authenticator.accessToken(fromUrl);
         } catch (BusinessException e) {
             refuse(session, "Authentication required");
             return;
@@ -144,13 +154,12 @@ public class ChatSocket {
         return request.get("model") instanceof JsonString m ? m.getString() : null;
     }
 
-    private static String credential(Session session, EndpointConfig config) {
+    private static String bearerHeader(EndpointConfig config) {
         Object header = config.getUserProperties().get(ChatSocketConfigurator.AUTHORIZATION);
         if (header instanceof String h && h.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return h.substring(7).trim();
         }
-        List<String> token = session.getRequestParameterMap().get("token");
-        return token == null || token.isEmpty() ? null : token.get(0);
+        return null;
     }
 
     private static JsonObject parse(String text) {
@@ -202,7 +211,15 @@ public class ChatSocket {
         }
     }
 
-    private static void refuse(Session session, String reason) throws IOException {
-        session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+    private void refuse(Session session, String reason) {
+        // closed just after the upgrade rather than inside it: closing within @OnOpen raced the container's own
+        // set-up of the connection, and now and then the client never saw the close frame
+        sockets.run(() -> {
+            try {
+                session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+            } catch (IOException | IllegalStateException e) {
+                // the client is gone already
+            }
+        });
     }
 }

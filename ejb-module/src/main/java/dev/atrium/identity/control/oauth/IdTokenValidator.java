@@ -34,6 +34,8 @@ import dev.atrium.identity.control.oauth.InvalidIdTokenException.Reason;
 public final class IdTokenValidator {
 
     static final Duration LEEWAY = Duration.ofSeconds(60);
+    /** ID tokens carry more claims than ours, but no provider sends one near this size. */
+    static final int MAX_LENGTH = 16_384;
 
     /** What the token must match: issuer, client id (audience) and nonce. */
     public record Expectations(String issuer, String clientId, String nonce, Set<JWSAlgorithm> algorithms) {
@@ -42,7 +44,24 @@ public final class IdTokenValidator {
     private IdTokenValidator() {
     }
 
+    /**
+     * Whatever the provider (or someone in its place) sends, the only failure is an {@link InvalidIdTokenException}:
+     * a token over {@link #MAX_LENGTH} characters is refused unread, and an odd header or claim that trips the
+     * JOSE library is malformed, not a server error.
+     */
     public static JWTClaimsSet validate(String idToken, JWKSet keys, Expectations expected, Instant now)
+            throws InvalidIdTokenException {
+        if (idToken == null || idToken.length() > MAX_LENGTH) {
+            throw new InvalidIdTokenException(Reason.MALFORMED);
+        }
+        try {
+            return read(idToken, keys, expected, now);
+        } catch (RuntimeException e) {
+            throw new InvalidIdTokenException(Reason.MALFORMED);
+        }
+    }
+
+    private static JWTClaimsSet read(String idToken, JWKSet keys, Expectations expected, Instant now)
             throws InvalidIdTokenException {
         SignedJWT jwt;
         JWTClaimsSet claims;

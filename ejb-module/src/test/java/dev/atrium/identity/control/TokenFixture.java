@@ -1,0 +1,72 @@
+package dev.atrium.identity.control;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.Optional;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import dev.atrium.platform.time.MovableClock;
+
+/** A token service on an in-memory key ring, and a signer for tokens with any header and claims, for tests. */
+final class TokenFixture {
+
+    static final String SECRET = "unit-test-secret-0123456789abcdefghij";
+
+    final MovableClock clock = new MovableClock(Clock.fixed(Instant.parse("2026-11-22T10:00:00Z"), ZoneOffset.UTC));
+    final KeyRing ring = new KeyRing();
+    final TokenService tokens = new TokenService();
+
+    TokenFixture() {
+        var master = new MasterSecret();
+        master.configuredSecret = Optional.of(SECRET);
+        master.dataDir = "target/unused";
+        master.load();
+        ring.store = new InMemoryKeyRingStore();
+        ring.master = master;
+        ring.clock = clock;
+        ring.accessTtl = 900;
+        ring.refreshTtl = 604800;
+        ring.verifyTtl = 86400;
+        ring.bootstrap();
+        tokens.keys = ring;
+        tokens.clock = clock;
+        tokens.accessTtl = 900;
+        tokens.refreshTtl = 604800;
+        tokens.verifyTtl = 86400;
+        tokens.issuer = "http://localhost:8080";
+    }
+
+    String kid() {
+        return ring.currentHmac().kid();
+    }
+
+    long inSeconds(long seconds) {
+        return clock.instant().getEpochSecond() + seconds;
+    }
+
+    /** The header and claims exactly as given, signed HS256 with our current key. */
+    String signed(String header, String claims) {
+        return signed(header, claims, ring.currentHmac().secret());
+    }
+
+    static String signed(String header, String claims, byte[] secret) {
+        String input = b64(header) + "." + b64(claims);
+        try {
+            var mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            return input + "." + Base64.getUrlEncoder().withoutPadding()
+                    .encodeToString(mac.doFinal(input.getBytes(StandardCharsets.US_ASCII)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String b64(String json) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8));
+    }
+}
