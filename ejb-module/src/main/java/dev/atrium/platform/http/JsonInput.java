@@ -28,6 +28,9 @@ public final class JsonInput {
     /** Deep enough for any card, schema or body of the API; Parsson's own default (1000) is far above it. */
     public static final int MAX_DEPTH = 64;
 
+    private static final String DETAILS = "The body is not valid JSON of the expected shape, or nests deeper than "
+            + MAX_DEPTH + " levels";
+
     private static final JsonProvider PROVIDER = new DepthLimitedJsonProvider(JsonProvider.provider(), MAX_DEPTH);
     private static final JsonParserFactory PARSERS = PROVIDER.createParserFactory(Map.of());
 
@@ -37,6 +40,16 @@ public final class JsonInput {
     /** The JSON-P provider whose parsers refuse input nested deeper than {@link #MAX_DEPTH}. */
     public static JsonProvider provider() {
         return PROVIDER;
+    }
+
+    /** One JSON value from {@code text} and nothing after it, or {@link #malformed()}. */
+    public static JsonValue read(String text) {
+        return read(text, DETAILS);
+    }
+
+    /** One JSON value from a body (its encoding detected as JSON-P does) and nothing after it, or malformed. */
+    public static JsonValue read(InputStream body) {
+        return read(body, DETAILS);
     }
 
     /** One JSON value from {@code text} and nothing after it, or {@link #malformed} with {@code details}. */
@@ -71,8 +84,7 @@ public final class JsonInput {
     }
 
     public static BusinessException malformed() {
-        return malformed("The body is not valid JSON of the expected shape, or nests deeper than " + MAX_DEPTH
-                + " levels");
+        return malformed(DETAILS);
     }
 
     /**

@@ -9,14 +9,11 @@ import java.util.stream.Collectors;
 import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ejb.EJBException;
-import jakarta.json.bind.JsonbException;
-import jakarta.json.stream.JsonParsingException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.ValidationException;
 import jakarta.ws.rs.NotAcceptableException;
-import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -26,6 +23,7 @@ import jakarta.ws.rs.ext.Provider;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.http.JsonInput;
 
 /**
  * The one place where failures become HTTP answers in the error envelope. Unexpected failures are logged with the
@@ -58,10 +56,11 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         if (t instanceof ValidationException) {
             return serverError(t);
         }
-        if (malformedJson(t)) {
-            LOG.log(Level.FINE, "Malformed JSON in request " + RequestIds.of(request), t);
-            return envelope(400, ErrorResponse.of(Problem.BAD_REQUEST, "Malformed JSON body",
-                    "The body is not valid JSON of the expected shape")).build();
+        if (JsonInput.isMalformed(t)) {
+            LOG.log(Level.FINE, () -> "Malformed JSON in request " + RequestIds.of(request) + ": " + t);
+            BusinessException malformed = JsonInput.malformed();
+            return envelope(400, ErrorResponse.of(malformed.problem(), malformed.getMessage(), malformed.details()))
+                    .build();
         }
         if (t instanceof NotAcceptableException) {
             // the spec answers an unsupported requested format with 415
@@ -101,23 +100,14 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         if (current instanceof EJBException ejb && ejb.getCausedByException() != null) {
             current = ejb.getCausedByException();
         }
-        return current;
-    }
-
-    private static boolean malformedJson(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof JsonbException || c instanceof JsonParsingException
-                    || c instanceof jakarta.json.JsonException) {
-                return true;
-            }
-            if (c instanceof ProcessingException && c.getCause() == null) {
-                return true;
-            }
-            if (c.getCause() == c) {
-                break;
+        // a business answer thrown where a library wraps it (a body limit hit inside a JSON or multipart reader)
+        int hops = 0;
+        for (Throwable c = current; c != null && hops < 32; c = c.getCause(), hops++) {
+            if (c instanceof BusinessException) {
+                return c;
             }
         }
-        return false;
+        return current;
     }
 
     static String describe(ConstraintViolationException e) {
