@@ -1,6 +1,7 @@
 package dev.atrium.platform.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -70,10 +71,12 @@ class MessagesTest {
         transactions.status = Status.STATUS_ACTIVE;
 
         messages.afterCommit(() -> {
+            sent.incrementAndGet();
             throw new MessagingException("broker down", null);
         }, "queue q");
 
-        transactions.complete(Status.STATUS_COMMITTED);
+        assertThatNoException().isThrownBy(() -> transactions.complete(Status.STATUS_COMMITTED));
+        assertThat(sent).as("the send was tried after the commit").hasValue(1);
     }
 
     /** Just enough of a transaction manager: a status, and the synchronizations it would call. */
