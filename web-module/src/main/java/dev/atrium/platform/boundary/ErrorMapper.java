@@ -57,7 +57,9 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
             return serverError(t);
         }
         if (JsonInput.isMalformed(t)) {
-            LOG.log(Level.FINE, () -> "Malformed JSON in request " + RequestIds.of(request) + ": " + t);
+            // the parser's message may quote the body: the failure's kind is enough
+            LOG.log(Level.FINE, () -> "Malformed JSON in request " + RequestIds.of(request) + " ("
+                    + t.getClass().getSimpleName() + ")");
             BusinessException malformed = JsonInput.malformed();
             return envelope(400, ErrorResponse.of(malformed.problem(), malformed.getMessage(), malformed.details()))
                     .build();
