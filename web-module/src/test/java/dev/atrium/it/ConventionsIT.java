@@ -172,7 +172,7 @@ class ConventionsIT {
         var reply = Api.anonymous().get(AtriumServer.DEPRECATED_PREFIX + "?page=1");
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.header("Deprecation")).isEqualTo("true");
-        assertThat(reply.header("Sunset")).isEqualTo("Thu, 1 Jan 2099 00:00:00 GMT");
+        assertThat(reply.header("Sunset")).isEqualTo("Thu, 01 Jan 2099 00:00:00 GMT");
         assertThat(reply.header("Link")).isEqualTo("</api/v2/tags>; rel=\"successor-version\"");
         assertThat(api.get("/api/v1/articles").header("Deprecation")).isNull();
     }

@@ -119,13 +119,18 @@ class MarketplaceIT {
     }
 
     @Test
-    void whenTheCardIsNotJsonOrMissingThenRejectedOrInvalid() {
+    void whenTheCardIsNotJsonOrMissingThenMalformedOrInvalid() {
         var dev = developer(staff, "garbled");
 
         var notJson = submit(dev.api(), "{this is not json", MarketplaceFixtures.HELLO_BUNDLE);
-        assertThat(notJson.status()).isEqualTo(422);
-        assertThat(notJson.json().get("status").asText()).isEqualTo("rejected");
-        assertThat(pointers(notJson)).containsExactly("");
+        assertThat(notJson.status()).as(notJson.toString()).isEqualTo(400);
+        assertThat(notJson.code()).isEqualTo(40000);
+        assertThat(notJson.json().at("/error/details").asText()).startsWith("card:");
+
+        var notAnObject = submit(dev.api(), "[1, 2]", MarketplaceFixtures.HELLO_BUNDLE);
+        assertThat(notAnObject.status()).isEqualTo(422);
+        assertThat(notAnObject.json().get("status").asText()).isEqualTo("rejected");
+        assertThat(pointers(notAnObject)).containsExactly("");
 
         var noCard = dev.api().send("POST", "/v1/agents", "--b\r\nContent-Disposition: form-data; name=\"bundle\""
                 + "\r\n\r\nxyz\r\n--b--\r\n", "multipart/form-data; boundary=b");

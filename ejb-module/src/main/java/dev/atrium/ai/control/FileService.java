@@ -25,7 +25,7 @@ import dev.atrium.ai.entity.StoredFile;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.events.ApplicationEvents;
-import dev.atrium.platform.http.BoundedInputStream;
+import dev.atrium.platform.http.BodyLimit;
 import dev.atrium.platform.objects.ObjectStore;
 import dev.atrium.platform.objects.ObjectStoreException;
 import dev.atrium.platform.query.Catalog;
@@ -90,7 +90,7 @@ public class FileService {
                 .orElseGet(() -> parsers.get().detect(content, name));
         long size;
         try {
-            size = objects.put(key, new BoundedInputStream(content, maxBytes, () -> tooLarge(maxBytes)), type);
+            size = objects.put(key, BodyLimit.bound(content, maxBytes, () -> tooLarge(maxBytes)), type);
         } catch (ObjectStoreException | UncheckedIOException e) {
             LOG.log(Level.WARNING, e, () -> "Could not store upload " + key);
             throw new BusinessException(Problem.UNAVAILABLE, "The file could not be stored; try again later");

@@ -2,7 +2,6 @@ package dev.atrium.marketplace.control;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -10,8 +9,6 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 
-import jakarta.json.Json;
-import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -26,13 +23,15 @@ import com.networknt.schema.SpecificationVersion;
 
 import dev.atrium.marketplace.entity.AgentCard;
 import dev.atrium.marketplace.entity.SemanticVersion;
+import dev.atrium.platform.http.JsonInput;
 
 /**
  * Validates an agent card: first against the card's own JSON Schema (draft 2020-12, {@link #SCHEMA_RESOURCE}), then
  * what a schema cannot say: {@code input_schema} and {@code output_schema} must be valid JSON Schemas themselves
  * (checked against the draft 2020-12 meta-schema), each test case's input must satisfy {@code input_schema}, and a
  * bundle needs an entrypoint while an agent without one needs an image. Every problem is reported with its JSON
- * pointer, not only the first. Schemas are never fetched from the network: a remote {@code $ref} fails. Thread-safe.
+ * pointer, not only the first; a card that is not JSON is refused as malformed ({@link JsonInput}). Schemas are
+ * never fetched from the network: a remote {@code $ref} fails. Thread-safe.
  */
 public final class CardValidator {
 
@@ -70,15 +69,11 @@ public final class CardValidator {
     }
 
     public Result validate(String text, boolean withBundle) {
-        JsonObject card;
-        try (var reader = Json.createReader(new StringReader(text == null ? "" : text))) {
-            JsonValue value = reader.readValue();
-            if (!(value instanceof JsonObject object)) {
-                return new Result(null, List.of(SubmissionProblem.card("", "The card must be a JSON object")));
-            }
-            card = object;
-        } catch (JsonException e) {
-            return new Result(null, List.of(SubmissionProblem.card("", "The card is not valid JSON")));
+        // a card that is not JSON at all is malformed input (400), not a card with problems to list
+        JsonValue value = JsonInput.read(text, "card: the part is not valid JSON, or nests deeper than "
+                + JsonInput.MAX_DEPTH + " levels");
+        if (!(value instanceof JsonObject card)) {
+            return new Result(null, List.of(SubmissionProblem.card("", "The card must be a JSON object")));
         }
         var problems = new LinkedHashSet<SubmissionProblem>();
         report(problems, "", cardSchema.validate(card.toString(), InputFormat.JSON));

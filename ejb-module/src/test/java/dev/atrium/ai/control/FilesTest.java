@@ -1,6 +1,7 @@
 package dev.atrium.ai.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
@@ -379,8 +380,11 @@ class FilesTest {
     }
 
     @Test
-    void whenTheMessageIsNotAFileIdThenItIsIgnored() throws Exception {
-        worker.onMessage("not-a-uuid", 1);
+    void whenTheMessageIsNotAFileIdThenItIsIgnored() {
+        // a store that fails on every call: the message must be dropped without touching any object or retrying
+        var untouched = worker(new FailingStore(), 30);
+        assertThatNoException().isThrownBy(() -> untouched.onMessage("not-a-uuid", 1));
+        assertThatNoException().isThrownBy(() -> untouched.onMessage("", 3));
     }
 
     @Test

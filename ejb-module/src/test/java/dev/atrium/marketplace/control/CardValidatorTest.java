@@ -1,6 +1,7 @@
 package dev.atrium.marketplace.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
@@ -9,6 +10,8 @@ import jakarta.json.Json;
 import org.junit.jupiter.api.Test;
 
 import dev.atrium.marketplace.entity.SemanticVersion;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
 
 class CardValidatorTest {
 
@@ -50,9 +53,12 @@ class CardValidatorTest {
     }
 
     @Test
-    void whenNotJsonOrNotAnObjectThenOneProblemAtTheRoot() {
-        assertThat(VALIDATOR.validate("{not json", false).problems()).singleElement()
-                .satisfies(p -> assertThat(p.pointer()).isEmpty());
+    void whenNotJsonThenMalformedAndWhenNotAnObjectThenOneProblemAtTheRoot() {
+        for (String malformed : new String[] {"{not json", "[".repeat(10_000), "{\"a\":".repeat(1_000)}) {
+            assertThatThrownBy(() -> VALIDATOR.validate(malformed, false))
+                    .isInstanceOfSatisfying(BusinessException.class,
+                            e -> assertThat(e.problem()).isEqualTo(Problem.BAD_REQUEST));
+        }
         assertThat(VALIDATOR.validate("[1, 2]", false).problems()).singleElement()
                 .satisfies(p -> assertThat(p.message()).contains("JSON object"));
     }

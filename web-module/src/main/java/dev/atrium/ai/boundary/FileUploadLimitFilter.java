@@ -12,7 +12,7 @@ import dev.atrium.ai.control.FileService;
 import dev.atrium.identity.boundary.CallerPrincipal;
 import dev.atrium.platform.boundary.FilterOrder;
 import dev.atrium.platform.error.BusinessException;
-import dev.atrium.platform.http.BoundedInputStream;
+import dev.atrium.platform.http.BodyLimit;
 
 /**
  * Bounds an upload's body by the caller's limit before anything reads it, right after the permission check (so a
@@ -37,10 +37,10 @@ public class FileUploadLimitFilter implements ContainerRequestFilter {
         }
         long file = limits.fileBytes(principal.caller().userId());
         long body = file + UploadLimits.ENVELOPE_BYTES;
-        BoundedInputStream.checkDeclared(request.getHeaderString(HttpHeaders.CONTENT_LENGTH), body,
+        BodyLimit.checkDeclared(request.getHeaderString(HttpHeaders.CONTENT_LENGTH), body,
                 () -> FileService.tooLarge(file),
                 () -> BusinessException.badRequest("Content-Length is not a number"));
-        request.setEntityStream(new BoundedInputStream(request.getEntityStream(), body,
+        request.setEntityStream(BodyLimit.bound(request.getEntityStream(), body,
                 () -> FileService.tooLarge(file)));
     }
 }

@@ -12,7 +12,7 @@ import dev.atrium.marketplace.control.MarketplaceSettings;
 import dev.atrium.platform.boundary.FilterOrder;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
-import dev.atrium.platform.http.BoundedInputStream;
+import dev.atrium.platform.http.BodyLimit;
 
 /**
  * Bounds a submission's body before anything reads it: a declared {@code Content-Length} above the limit is
@@ -31,9 +31,9 @@ public class UploadLimitFilter implements ContainerRequestFilter {
     @Override
     public void filter(ContainerRequestContext request) {
         long max = settings.requestMaxBytes();
-        BoundedInputStream.checkDeclared(request.getHeaderString(HttpHeaders.CONTENT_LENGTH), max,
+        BodyLimit.checkDeclared(request.getHeaderString(HttpHeaders.CONTENT_LENGTH), max,
                 () -> tooLarge(max), () -> BusinessException.badRequest("Content-Length is not a number"));
-        request.setEntityStream(new BoundedInputStream(request.getEntityStream(), max, () -> tooLarge(max)));
+        request.setEntityStream(BodyLimit.bound(request.getEntityStream(), max, () -> tooLarge(max)));
     }
 
     static BusinessException tooLarge(long max) {

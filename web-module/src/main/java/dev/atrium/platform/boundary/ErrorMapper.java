@@ -9,14 +9,11 @@ import java.util.stream.Collectors;
 import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ejb.EJBException;
-import jakarta.json.bind.JsonbException;
-import jakarta.json.stream.JsonParsingException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.ValidationException;
 import jakarta.ws.rs.NotAcceptableException;
-import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -26,6 +23,7 @@ import jakarta.ws.rs.ext.Provider;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.http.JsonInput;
 import dev.atrium.platform.kv.KeyValueStoreException;
 
 /**
@@ -65,10 +63,13 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         if (storeDown != null) {
             return unavailable(storeDown);
         }
-        if (malformedJson(t)) {
-            LOG.log(Level.FINE, "Malformed JSON in request " + RequestIds.of(request), t);
-            return envelope(400, ErrorResponse.of(Problem.BAD_REQUEST, "Malformed JSON body",
-                    "The body is not valid JSON of the expected shape")).build();
+        if (JsonInput.isMalformed(t)) {
+            // the parser's message may quote the body: the failure's kind is enough
+            LOG.log(Level.FINE, () -> "Malformed JSON in request " + RequestIds.of(request) + " ("
+                    + t.getClass().getSimpleName() + ")");
+            BusinessException malformed = JsonInput.malformed();
+            return envelope(400, ErrorResponse.of(malformed.problem(), malformed.getMessage(), malformed.details()))
+                    .build();
         }
         if (t instanceof NotAcceptableException) {
             // the spec answers an unsupported requested format with 415
@@ -125,23 +126,14 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         if (current instanceof EJBException ejb && ejb.getCausedByException() != null) {
             current = ejb.getCausedByException();
         }
-        return current;
-    }
-
-    private static boolean malformedJson(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof JsonbException || c instanceof JsonParsingException
-                    || c instanceof jakarta.json.JsonException) {
-                return true;
-            }
-            if (c instanceof ProcessingException && c.getCause() == null) {
-                return true;
-            }
-            if (c.getCause() == c) {
-                break;
+        // a business answer thrown where a library wraps it (a body limit hit inside a JSON or multipart reader)
+        int hops = 0;
+        for (Throwable c = current; c != null && hops < 32; c = c.getCause(), hops++) {
+            if (c instanceof BusinessException) {
+                return c;
             }
         }
-        return false;
+        return current;
     }
 
     static String describe(ConstraintViolationException e) {

@@ -5,12 +5,20 @@ import jakarta.json.bind.JsonbBuilder;
 import jakarta.json.bind.JsonbConfig;
 import jakarta.json.bind.config.PropertyNamingStrategy;
 
-/** The one JSON-B configuration of the API: snake_case names, and null fields written as null. */
+import dev.atrium.platform.http.JsonInput;
+
+/**
+ * The one JSON-B configuration of the API: snake_case names, null fields written as null, and bodies read with
+ * {@link JsonInput}'s parsers (nesting depth bounded, cut-off input refused).
+ */
 public final class Json {
 
-    private static final Jsonb JSONB = JsonbBuilder.create(new JsonbConfig()
-            .withPropertyNamingStrategy(PropertyNamingStrategy.LOWER_CASE_WITH_UNDERSCORES)
-            .withNullValues(true));
+    private static final Jsonb JSONB = JsonbBuilder.newBuilder()
+            .withProvider(JsonInput.provider())
+            .withConfig(new JsonbConfig()
+                    .withPropertyNamingStrategy(PropertyNamingStrategy.LOWER_CASE_WITH_UNDERSCORES)
+                    .withNullValues(true))
+            .build();
 
     private Json() {
     }

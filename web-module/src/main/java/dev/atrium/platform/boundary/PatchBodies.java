@@ -1,10 +1,9 @@
 package dev.atrium.platform.boundary;
 
 import java.io.IOException;
-import java.io.StringReader;
+import java.io.PushbackInputStream;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +19,7 @@ import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
 
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.http.JsonInput;
 
 /**
  * Reads {@link Patch}{@code <T>} and {@code List<Patch<T>>} bodies: parses the JSON once, remembers which fields
@@ -55,14 +55,18 @@ public class PatchBodies implements ReaderInterceptor {
         return context.proceed();
     }
 
+    /** The body, already held to the body limit by {@link BodyLimitFilter}, parsed straight from its stream. */
     private static JsonValue tree(ReaderInterceptorContext context) throws IOException {
-        String text = new String(context.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (text.isBlank()) {
+        var in = new PushbackInputStream(context.getInputStream(), 1);
+        int first;
+        do {
+            first = in.read();
+        } while (first == ' ' || first == '\t' || first == '\r' || first == '\n');
+        if (first < 0) {
             throw BusinessException.validation("body: a JSON body is required");
         }
-        try (var reader = jakarta.json.Json.createReader(new StringReader(text))) {
-            return reader.readValue();
-        }
+        in.unread(first);
+        return JsonInput.read(in);
     }
 
     private Patch<?> patch(JsonValue tree, Class<?> recordType, String where) {

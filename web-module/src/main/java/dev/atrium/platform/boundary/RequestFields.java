@@ -1,6 +1,5 @@
 package dev.atrium.platform.boundary;
 
-import java.io.StringReader;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -13,6 +12,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.http.JsonInput;
 
 /**
  * The scalar fields of a request that may come as a JSON object, as a form, or as query parameters (spec 02's
@@ -42,13 +42,7 @@ public final class RequestFields {
             }
             return fields;
         }
-        JsonValue tree;
-        try (var reader = jakarta.json.Json.createReader(new StringReader(body))) {
-            tree = reader.readValue();
-        } catch (jakarta.json.JsonException e) {
-            throw new BusinessException(dev.atrium.platform.error.Problem.BAD_REQUEST, "Malformed JSON body",
-                    "The body is not valid JSON of the expected shape");
-        }
+        JsonValue tree = JsonInput.read(body);
         if (!(tree instanceof JsonObject object)) {
             throw BusinessException.validation("body: a JSON object is required");
         }

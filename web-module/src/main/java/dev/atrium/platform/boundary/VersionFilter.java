@@ -1,8 +1,10 @@
 package dev.atrium.platform.boundary;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +26,9 @@ import dev.atrium.platform.error.Problem;
 @PreMatching
 @Priority(FilterOrder.VERSIONING)
 public class VersionFilter implements ContainerRequestFilter, ContainerResponseFilter {
+
+    private static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter
+            .ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH).withZone(ZoneOffset.UTC);
 
     private static final String PROPERTY = "atrium.deprecation";
 
@@ -54,10 +59,17 @@ public class VersionFilter implements ContainerRequestFilter, ContainerResponseF
         if (request.getProperty(PROPERTY) instanceof ApiVersions.Deprecation d) {
             String path = "/" + request.getUriInfo().getPath();
             response.getHeaders().putSingle("Deprecation", "true");
-            response.getHeaders().putSingle("Sunset",
-                    DateTimeFormatter.RFC_1123_DATE_TIME.format(d.sunset().atZone(ZoneOffset.UTC)));
+            response.getHeaders().putSingle("Sunset", httpDate(d.sunset()));
             response.getHeaders().add("Link", link(d.successorFor(path)));
         }
+    }
+
+    /**
+     * An IMF-fixdate (RFC 9110): always a two-digit day, which Java's {@code RFC_1123_DATE_TIME} does not write
+     * ({@code Thu, 1 Jan 2099}).
+     */
+    static String httpDate(Instant instant) {
+        return IMF_FIXDATE.format(instant);
     }
 
     private static String link(String successor) {

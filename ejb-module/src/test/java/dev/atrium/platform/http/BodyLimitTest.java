@@ -9,7 +9,7 @@ import java.io.IOException;
 
 import org.junit.jupiter.api.Test;
 
-class BoundedInputStreamTest {
+class BodyLimitTest {
 
     private static IllegalStateException tooLarge() {
         return new IllegalStateException("too large");
@@ -17,17 +17,17 @@ class BoundedInputStreamTest {
 
     @Test
     void whenExactlyTheLimitIsReadThenItPassesAndOneByteMoreFails() throws IOException {
-        try (var exact = new BoundedInputStream(new ByteArrayInputStream(new byte[10]), 10,
-                BoundedInputStreamTest::tooLarge)) {
+        try (var exact = BodyLimit.bound(new ByteArrayInputStream(new byte[10]), 10,
+                BodyLimitTest::tooLarge)) {
             assertThat(exact.readAllBytes()).hasSize(10);
         }
-        var over = new BoundedInputStream(new ByteArrayInputStream(new byte[11]), 10, BoundedInputStreamTest::tooLarge);
+        var over = BodyLimit.bound(new ByteArrayInputStream(new byte[11]), 10, BodyLimitTest::tooLarge);
         assertThatThrownBy(over::readAllBytes).isInstanceOf(IllegalStateException.class).hasMessage("too large");
     }
 
     @Test
     void whenBytesAreSkippedOrReadOneByOneThenTheyCountToo() throws IOException {
-        var stream = new BoundedInputStream(new ByteArrayInputStream(new byte[5]), 3, BoundedInputStreamTest::tooLarge);
+        var stream = BodyLimit.bound(new ByteArrayInputStream(new byte[5]), 3, BodyLimitTest::tooLarge);
         assertThat(stream.skip(2)).isEqualTo(2);
         assertThat(stream.read()).isZero();
         assertThatThrownBy(stream::read).isInstanceOf(IllegalStateException.class);
@@ -35,13 +35,13 @@ class BoundedInputStreamTest {
 
     @Test
     void whenTheDeclaredLengthIsAboveTheLimitOrNotANumberThenItIsRefusedBeforeReading() {
-        assertThatThrownBy(() -> BoundedInputStream.checkDeclared("11", 10, BoundedInputStreamTest::tooLarge,
+        assertThatThrownBy(() -> BodyLimit.checkDeclared("11", 10, BodyLimitTest::tooLarge,
                 () -> new IllegalArgumentException("bad"))).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> BoundedInputStream.checkDeclared("ten", 10, BoundedInputStreamTest::tooLarge,
+        assertThatThrownBy(() -> BodyLimit.checkDeclared("ten", 10, BodyLimitTest::tooLarge,
                 () -> new IllegalArgumentException("bad"))).isInstanceOf(IllegalArgumentException.class);
-        assertThatNoException().isThrownBy(() -> BoundedInputStream.checkDeclared(" 10 ", 10,
-                BoundedInputStreamTest::tooLarge, () -> new IllegalArgumentException("bad")));
-        assertThatNoException().isThrownBy(() -> BoundedInputStream.checkDeclared(null, 10,
-                BoundedInputStreamTest::tooLarge, () -> new IllegalArgumentException("bad")));
+        assertThatNoException().isThrownBy(() -> BodyLimit.checkDeclared(" 10 ", 10,
+                BodyLimitTest::tooLarge, () -> new IllegalArgumentException("bad")));
+        assertThatNoException().isThrownBy(() -> BodyLimit.checkDeclared(null, 10,
+                BodyLimitTest::tooLarge, () -> new IllegalArgumentException("bad")));
     }
 }
