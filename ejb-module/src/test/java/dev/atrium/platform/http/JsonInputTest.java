@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
 import java.util.stream.Stream;
 
 import jakarta.json.JsonObject;
@@ -12,13 +14,6 @@ import jakarta.json.JsonValue;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import jakarta.json.bind.JsonbConfig;
-
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -115,59 +110,89 @@ public class JsonInputTest {
                 "too large")))).isFalse();
     }
 
-    @Property(tries = 300)
-    void whenAnyTextIsReadThenEitherAValueOrMalformedJson(@ForAll("jsonish") String text) {
-        readsOrRefuses(text);
-    }
+    /** Seeded loops, so a failing round can be replayed with {@code -Datrium.fuzz.seed}. */
+    private static final long SEED = Long.getLong("atrium.fuzz.seed", 20261123L);
+    private static final int ROUNDS = Integer.getInteger("atrium.fuzz.rounds", 300);
 
-    @Property(tries = 300)
-    void whenRandomBytesAreReadThenEitherAValueOrMalformedJson(@ForAll byte[] bytes) {
-        try {
-            JsonInput.read(new ByteArrayInputStream(bytes), "d");
-        } catch (BusinessException e) {
-            assertThat(e.problem()).isEqualTo(Problem.BAD_REQUEST);
+    @Test
+    void whenAnyTextIsReadThenEitherAValueOrMalformedJson() {
+        var random = new Random(SEED);
+        for (int round = 0; round < ROUNDS; round++) {
+            String text = jsonish(random);
+            try {
+                assertThat(JsonInput.read(text, "d")).isNotNull();
+            } catch (BusinessException e) {
+                assertThat(e.problem()).as("round %d", round).isEqualTo(Problem.BAD_REQUEST);
+            }
         }
     }
 
-    @Property(tries = 200)
-    void whenJsonBReadsAnyTextThenAValueOrAFailureClassifiedMalformed(@ForAll("jsonish") String text) {
-        try {
-            JSONB.fromJson(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), Named.class);
-        } catch (RuntimeException e) {
-            assertThat(JsonInput.isMalformed(e)).as(e.toString()).isTrue();
+    @Test
+    void whenRandomBytesAreReadThenEitherAValueOrMalformedJson() {
+        var random = new Random(SEED + 1);
+        for (int round = 0; round < ROUNDS; round++) {
+            byte[] bytes = new byte[random.nextInt(300)];
+            random.nextBytes(bytes);
+            try {
+                JsonInput.read(new ByteArrayInputStream(bytes), "d");
+            } catch (BusinessException e) {
+                assertThat(e.problem()).as("round %d", round).isEqualTo(Problem.BAD_REQUEST);
+            }
         }
     }
 
-    private static void readsOrRefuses(String text) {
-        try {
-            assertThat(JsonInput.read(text, "d")).isNotNull();
-        } catch (BusinessException e) {
-            assertThat(e.problem()).isEqualTo(Problem.BAD_REQUEST);
+    @Test
+    void whenJsonBReadsAnyTextThenAValueOrAFailureClassifiedMalformed() {
+        var random = new Random(SEED + 2);
+        for (int round = 0; round < ROUNDS; round++) {
+            String text = jsonish(random);
+            try {
+                JSONB.fromJson(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), Named.class);
+            } catch (RuntimeException e) {
+                assertThat(JsonInput.isMalformed(e)).as("round %d: %s", round, e).isTrue();
+            }
         }
     }
 
-    /** Random nesting of arrays and objects (up to 3,000 levels), fragments of JSON, and truncations of both. */
-    @Provide
-    Arbitrary<String> jsonish() {
-        Arbitrary<String> nested = Combinators.combine(Arbitraries.integers().between(1, 3_000),
-                Arbitraries.of("[", "{\"a\":", "{\"name\":", "[{\"x\":"), Arbitraries.of("1", "\"s\"", "null", ""),
-                Arbitraries.of(true, false))
-                .as((depth, open, leaf, closed) -> {
-                    String text = open.repeat(depth) + leaf;
-                    if (closed) {
-                        var close = new StringBuilder();
-                        for (int i = 0; i < depth; i++) {
-                            close.append(open.startsWith("[{") ? "}]" : open.startsWith("[") ? "]" : "}");
-                        }
-                        text += close;
-                    }
-                    return text;
-                });
-        Arbitrary<String> fragments = Arbitraries.of("{", "}", "[", "]", ":", ",", "\"", "\\", "\"name\"", "1e999",
-                "-", "0.", "true", "nul", "\\u00", "\uD800", " ", "\u0000", "{\"name\":\"n\"}")
-                .list().ofMaxSize(60).map(parts -> String.join("", parts));
-        Arbitrary<String> truncated = Arbitraries.oneOf(nested, fragments, Arbitraries.strings().ofMaxLength(200))
-                .flatMap(text -> Arbitraries.integers().between(0, text.length()).map(n -> text.substring(0, n)));
-        return Arbitraries.oneOf(nested, fragments, truncated, Arbitraries.strings().ofMaxLength(200));
+    private static final List<String> OPENERS = List.of("[", "{\"a\":", "{\"name\":", "[{\"x\":");
+    private static final List<String> LEAVES = List.of("1", "\"s\"", "null", "");
+    private static final List<String> FRAGMENTS = List.of("{", "}", "[", "]", ":", ",", "\"", "\\", "\"name\"",
+            "1e999", "-", "0.", "true", "nul", "\\u00", "\uD800", " ", "\u0000", "{\"name\":\"n\"}");
+
+    /** Random nesting of arrays and objects (up to 3,000 levels), fragments of JSON, random text, and their cuts. */
+    private static String jsonish(Random random) {
+        String text = switch (random.nextInt(3)) {
+            case 0 -> nested(random);
+            case 1 -> fragments(random);
+            default -> randomText(random);
+        };
+        return random.nextInt(4) == 0 ? text.substring(0, random.nextInt(text.length() + 1)) : text;
+    }
+
+    private static String nested(Random random) {
+        int depth = 1 + random.nextInt(3_000);
+        String open = OPENERS.get(random.nextInt(OPENERS.size()));
+        var text = new StringBuilder(open.repeat(depth)).append(LEAVES.get(random.nextInt(LEAVES.size())));
+        if (random.nextBoolean()) {
+            String close = open.startsWith("[{") ? "}]" : open.startsWith("[") ? "]" : "}";
+            text.append(close.repeat(depth));
+        }
+        return text.toString();
+    }
+
+    private static String fragments(Random random) {
+        var text = new StringBuilder();
+        for (int i = random.nextInt(61); i > 0; i--) {
+            text.append(FRAGMENTS.get(random.nextInt(FRAGMENTS.size())));
+        }
+        return text.toString();
+    }
+
+    private static String randomText(Random random) {
+        var text = new StringBuilder();
+        for (int i = random.nextInt(201); i > 0; i--) {
+            text.append((char) random.nextInt(random.nextBoolean() ? 128 : 0xFFFF));
+        }
+        return text.toString();
     }
 }
