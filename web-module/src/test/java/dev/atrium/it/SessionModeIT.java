@@ -96,6 +96,26 @@ class SessionModeIT {
     }
 
     @Test
+    void whenACsrfTokenWasObtainedWithoutTheSessionThenTheSessionRefusesIt() {
+        var article = Map.of("title", "Bound", "body", "b");
+        var session = withSession(login(api));
+        String anonymous = csrf(api);
+        var refused = session.header("X-CSRF-Token", anonymous).post("/api/v1/articles", article);
+        assertThat(refused.status()).as("a token issued without a session").isEqualTo(403);
+        assertThat(refused.code()).isEqualTo(40300);
+
+        String earlier = csrf(session);
+        var renewed = withSession(login(session));
+        assertThat(renewed.header("X-CSRF-Token", earlier).post("/api/v1/articles", article).status())
+                .as("a token of the session the login replaced").isEqualTo(403);
+        String forged = csrf(api.header("Cookie", "session_id=00000000-0000-4000-8000-000000000000"));
+        assertThat(renewed.header("X-CSRF-Token", forged).post("/api/v1/articles", article).status())
+                .as("a token obtained with a made-up session id").isEqualTo(403);
+        assertThat(renewed.header("X-CSRF-Token", csrf(renewed)).post("/api/v1/articles", article).status())
+                .isEqualTo(201);
+    }
+
+    @Test
     void whenAnHourPassesThenTheCsrfTokenExpires() {
         var session = withSession(login(api));
         String token = csrf(session);
