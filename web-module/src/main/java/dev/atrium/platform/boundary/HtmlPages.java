@@ -17,6 +17,11 @@ public final class HtmlPages {
 
     /** A page with this title and body (already HTML), answered with {@code status}. */
     public static Response page(int status, String title, String body) {
+        return builder(status, title, body).build();
+    }
+
+    /** {@link #page}, still open for more headers. */
+    public static Response.ResponseBuilder builder(int status, String title, String body) {
         String html = """
                 <!DOCTYPE html>
                 <html lang="en">
@@ -36,7 +41,7 @@ public final class HtmlPages {
                 """.formatted(escape(title), body);
         return Response.status(status).type(HTML).entity(html)
                 .header("Cache-Control", "no-store")
-                .header("Referrer-Policy", "no-referrer").build();
+                .header("Referrer-Policy", "no-referrer");
     }
 
     /** Text made safe for HTML element content and double-quoted attribute values. */
