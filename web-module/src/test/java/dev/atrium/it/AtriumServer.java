@@ -134,6 +134,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         env.put("ATRIUM_HTTP_PORT", Integer.toString(port));
         if (sessionMode()) {
             env.put("ATRIUM_LOGIN_MODE", "session");
+            env.put("ATRIUM_REQUIRE_HTTPS", "true");
             env.put("ATRIUM_ADMIN_EMAIL", ADMIN_EMAIL);
             env.put("ATRIUM_ADMIN_PASSWORD", ADMIN_PASSWORD);
             env.put("ATRIUM_HTTP_TRUSTED_PROXIES", "127.0.0.1,::1");

@@ -116,6 +116,65 @@ class SessionModeIT {
     }
 
     @Test
+    void whenHttpsIsRequiredThenAPlainHttpGetIsRedirectedAndAChangeRefused() {
+        var plain = api.withoutHeader("X-Forwarded-Proto");
+        var get = plain.get("/api/v1/articles?page=1&page_size=5");
+        assertThat(get.status()).as(get.toString()).isEqualTo(308);
+        assertThat(get.header("Location")).isEqualTo("https://127.0.0.1:8443/api/v1/articles?page=1&page_size=5");
+        assertThat(get.header("Strict-Transport-Security")).contains("max-age=31536000");
+
+        var post = plain.post("/login", Map.of("email", email, "password", Accounts.PASSWORD));
+        assertThat(post.status()).as(post.toString()).isEqualTo(403);
+        assertThat(post.code()).isEqualTo(40300);
+        assertThat(post.json().at("/error/message").asText()).isEqualTo("HTTPS required");
+        assertThat(post.header("Set-Cookie")).as("no session over plain HTTP").isNull();
+        assertThat(plain.header("X-Forwarded-Proto", "http").post("/logout").status()).isEqualTo(403);
+
+        assertThat(plain.get("/health").status()).as("load-balancer probes").isIn(200, 503);
+        var loopback = plain.withoutHeader("X-Forwarded-For").get("/api/v1/articles");
+        assertThat(loopback.status()).as("loopback is exempt").isEqualTo(200);
+        assertThat(api.get("/api/v1/articles").status()).as("through the TLS proxy").isEqualTo(200);
+    }
+
+    @Test
+    void whenAClientThatIsNoTrustedProxyClaimsHttpsThenItIsStillRedirected() throws Exception {
+        var address = java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
+                .filter(i -> {
+                    try {
+                        return i.isUp() && !i.isLoopback();
+                    } catch (java.net.SocketException e) {
+                        return false;
+                    }
+                })
+                .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
+                .filter(a -> a instanceof java.net.Inet4Address && !a.isLoopbackAddress()).findFirst();
+        org.junit.jupiter.api.Assumptions.assumeTrue(address.isPresent(), "a non-loopback interface");
+        var client = java.net.http.HttpClient.newHttpClient();
+        URI uri = URI.create("http://" + address.get().getHostAddress() + ":"
+                + URI.create(AtriumServer.get().baseUrl()).getPort() + "/api/v1/articles");
+        var claimed = client.send(java.net.http.HttpRequest.newBuilder(uri).header("X-Forwarded-Proto", "https")
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(claimed.statusCode()).isEqualTo(308);
+        var post = client.send(java.net.http.HttpRequest.newBuilder(uri).header("X-Forwarded-Proto", "https")
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(post.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void whenTheRequestIsHttpsThenTheFormCookieIsSecureAndOverLoopbackHttpItIsNot() {
+        String path = "/sso/login?service=" + AtriumServer.SSO_SERVICE;
+        var overHttps = api.header("Accept", "text/html").get(path);
+        assertThat(overHttps.status()).as(overHttps.toString()).isEqualTo(200);
+        assertThat(overHttps.header("Set-Cookie")).startsWith("sso_form=").contains("Secure");
+        var local = api.withoutHeader("X-Forwarded-Proto").withoutHeader("X-Forwarded-For")
+                .header("Accept", "text/html").get(path);
+        assertThat(local.status()).isEqualTo(200);
+        assertThat(local.header("Set-Cookie")).startsWith("sso_form=").doesNotContain("Secure");
+    }
+
+    @Test
     void whenAnHourPassesThenTheCsrfTokenExpires() {
         var session = withSession(login(api));
         String token = csrf(session);
