@@ -211,7 +211,7 @@ class AccountStatesIT {
                 new Case("", "application/json", 400),
                 new Case("{", "application/json", 400),
                 new Case("[]", "application/json", 400),
-                new Case("null", "application/json", 400),
+                new Case("null", "application/json", 422),
                 new Case("{}", "application/json", 422),
                 new Case("{\"email\":null}", "application/json", 422),
                 new Case("{\"email\":\"\"}", "application/json", 422),

@@ -149,7 +149,8 @@ class SessionModeIT {
                 .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
                 .filter(a -> a instanceof java.net.Inet4Address && !a.isLoopbackAddress()).findFirst();
         org.junit.jupiter.api.Assumptions.assumeTrue(address.isPresent(), "a non-loopback interface");
-        var client = java.net.http.HttpClient.newHttpClient();
+        var client = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build();
         URI uri = URI.create("http://" + address.get().getHostAddress() + ":"
                 + URI.create(AtriumServer.get().baseUrl()).getPort() + "/api/v1/articles");
         var claimed = client.send(java.net.http.HttpRequest.newBuilder(uri).header("X-Forwarded-Proto", "https")

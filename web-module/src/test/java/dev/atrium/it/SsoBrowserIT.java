@@ -39,8 +39,8 @@ class SsoBrowserIT {
         final String address = Api.anonymous().address();
 
         Browser() {
-            client = HttpClient.newBuilder().cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL))
-                    .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
+            client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL)).followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
         }
 
         HttpResponse<String> open(URI uri) {
