@@ -29,7 +29,8 @@ class PasswordResetPageIT {
 
     private static final Pattern LINK = Pattern.compile("(https?://\\S+/password/reset\\?token=[\\w-]+)");
     private static final Pattern FORM = Pattern.compile("<form method=\"post\" action=\"([^\"]+)\"");
-    private static final Pattern HIDDEN = Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\"");
+    private static final Pattern HIDDEN =
+            Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\"");
     private static final HttpClient BROWSER = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .followRedirects(HttpClient.Redirect.NEVER)
             .connectTimeout(Duration.ofSeconds(5)).build();

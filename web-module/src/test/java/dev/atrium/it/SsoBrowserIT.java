@@ -31,7 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SsoBrowserIT {
 
     private static final Pattern FORM = Pattern.compile("<form method=\"post\" action=\"([^\"]+)\"");
-    private static final Pattern HIDDEN = Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\"");
+    private static final Pattern HIDDEN =
+            Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\"");
 
     /** A browser: its own cookie jar and address; follows redirects only while they stay on the server. */
     private static final class Browser {
@@ -40,7 +41,8 @@ class SsoBrowserIT {
 
         Browser() {
             client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL)).followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
+                    .cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL))
+                    .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
         }
 
         HttpResponse<String> open(URI uri) {

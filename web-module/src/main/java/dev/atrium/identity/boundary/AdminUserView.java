@@ -17,6 +17,7 @@ public record AdminUserView(long id, String email, String username, String role,
     static AdminUserView from(User u) {
         return new AdminUserView(u.id(), u.email().value(), u.username(), u.role(), u.roleNames(), u.isActive(),
                 u.emailVerifiedAt().orElse(null), u.deactivatedAt().orElse(null), u.deactivatedBy().orElse(null),
-                u.deactivationReason().orElse(null), u.createdAt(), Map.of("self", "/admin/users/" + u.id(), "roles", "/admin/users/" + u.id() + "/roles"));
+                u.deactivationReason().orElse(null), u.createdAt(),
+                Map.of("self", "/admin/users/" + u.id(), "roles", "/admin/users/" + u.id() + "/roles"));
     }
 }
