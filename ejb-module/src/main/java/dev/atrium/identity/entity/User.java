@@ -207,13 +207,14 @@ public class User {
      * {@code false} when it was deactivated already (the first record stays).
      */
     public boolean deactivate(long byUserId, String reason, Instant now) {
+        String checkedReason = checkedOptional("reason", reason == null || reason.isBlank() ? null : reason.strip(),
+                DEACTIVATION_REASON_MAX);
         if (deactivatedAt != null) {
             return false;
         }
         deactivatedAt = now;
         deactivatedBy = byUserId;
-        deactivationReason = checkedOptional("reason", reason == null || reason.isBlank() ? null : reason.strip(),
-                DEACTIVATION_REASON_MAX);
+        deactivationReason = checkedReason;
         revokeCredentials(now);
         deriveActive();
         return true;
