@@ -97,6 +97,7 @@ public class PasswordResource {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_HTML)
     @Operation(summary = "The reset form's submission: sets the new password and answers a page")
+    @APIResponse(responseCode = "200", description = "Changed", content = @Content(mediaType = MediaType.TEXT_HTML))
     public Response resetByForm(@FormParam("token") String token, @FormParam("new_password") String newPassword,
                                 @FormParam("confirm_password") String confirmation) {
         if (!PasswordService.wellFormedResetToken(token)) {
