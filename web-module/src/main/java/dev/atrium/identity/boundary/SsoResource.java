@@ -2,6 +2,7 @@ package dev.atrium.identity.boundary;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Locale;
 
 import jakarta.annotation.security.PermitAll;
 import jakarta.enterprise.context.RequestScoped;
@@ -28,6 +29,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.CsrfTokens;
+import dev.atrium.identity.control.Hashes;
 import dev.atrium.identity.control.SsoService;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.boundary.HtmlPages;
@@ -40,6 +42,10 @@ import dev.atrium.platform.error.Problem;
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "sso")
 public class SsoResource {
+
+    /** The login form's cookie, to which the form's CSRF token is bound. */
+    static final String FORM_COOKIE = "sso_form";
+    private static final String FORM_BINDING = "sso-form:";
 
     /** {@code {token, redirect}}: the RS256 token, and the redirect URL carrying it as {@code token}. */
     public record SsoLoginResponse(String token, String redirect) {
@@ -86,7 +92,7 @@ public class SsoResource {
         if (caller.isPresent()) {
             return Response.seeOther(URI.create(sso.ticket(caller.get(), service))).build();
         }
-        if (accept == null || !accept.toLowerCase(java.util.Locale.ROOT).contains(MediaType.TEXT_HTML)) {
+        if (accept == null || !accept.toLowerCase(Locale.ROOT).contains(MediaType.TEXT_HTML)) {
             throw new BusinessException(Problem.UNAUTHENTICATED, "Log in first",
                     "Log in with POST /sso/login or POST /login (session mode), then open GET /sso/login?service=… "
                             + "again with the session cookie or bearer token; a browser gets a login form");
@@ -114,7 +120,9 @@ public class SsoResource {
     public Response loginByForm(@FormParam("email") String email, @FormParam("password") String password,
                                 @FormParam("service") String service, @FormParam("csrf_token") String csrfToken,
                                 @CookieParam(FORM_COOKIE) String binding) {
-        if (service == null || service.length() > 2048) {
+        try {
+            sso.checkService(service);
+        } catch (BusinessException refused) {
             return unknownServicePage();
         }
         if (!wellFormedBinding(binding) || !csrf.consume(csrfToken, FORM_BINDING + binding)) {
@@ -128,17 +136,11 @@ public class SsoResource {
             String target = sso.ticketAfterLogin(email, password, service, Origins.of(request, addresses));
             return Response.seeOther(URI.create(target)).cookie(formCookie("", 0)).build();
         } catch (BusinessException refused) {
-            if (refused.problem() == Problem.VALIDATION) {
-                return unknownServicePage();
-            }
             var page = loginFormBuilder(refused.problem().status(), service, refused.getMessage());
             refused.headers().forEach(page::header);
             return page.build();
         }
     }
-
-    static final String FORM_COOKIE = "sso_form";
-    private static final String FORM_BINDING = "sso-form:";
 
     private static boolean wellFormedBinding(String binding) {
         return binding != null && binding.matches("[A-Za-z0-9_-]{43}");
@@ -150,7 +152,7 @@ public class SsoResource {
     }
 
     private Response.ResponseBuilder loginFormBuilder(int status, String service, String error) {
-        String binding = dev.atrium.identity.control.Hashes.randomToken(32);
+        String binding = Hashes.randomToken(32);
         String token = csrf.issue(FORM_BINDING + binding);
         String message = error == null ? "" : "<p class=\"error\" role=\"alert\">" + HtmlPages.escape(error)
                 + "</p>\n";
