@@ -201,7 +201,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     private void awaitHealthy() throws Exception {
         var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+        // a machine shared with other builds may need longer to deploy: -Datrium.it.start-seconds
+        long deadline = System.nanoTime()
+                + TimeUnit.SECONDS.toNanos(Long.getLong("atrium.it.start-seconds", 240));
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("Payara Micro exited; see " + log + "\n" + tail());
