@@ -2,6 +2,7 @@ package dev.atrium.platform.boundary;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Set;
 
@@ -57,26 +58,26 @@ public class HttpsPolicy {
             return true;
         }
         HttpPolicyFilter.writeError(response, 403, Problem.FORBIDDEN, "HTTPS required",
-                "Send this request to " + httpsBase(request) + " instead: plain HTTP is refused");
+                "Send this request to " + httpsBase() + " instead: plain HTTP is refused");
         return true;
     }
 
     private String httpsUrl(HttpServletRequest request) {
         String query = request.getQueryString();
-        return httpsBase(request) + request.getRequestURI() + (query == null ? "" : "?" + query);
+        return httpsBase() + request.getRequestURI() + (query == null ? "" : "?" + query);
     }
 
-    /** The configured public address when it is HTTPS, else this host on the HTTPS port. */
-    private String httpsBase(HttpServletRequest request) {
+    /**
+     * The configured public address when it is HTTPS, else its host on the HTTPS port. Never the request's
+     * {@code Host} header, which the client chooses.
+     */
+    private String httpsBase() {
         String base = baseUrl.replaceAll("/+$", "");
         if (base.regionMatches(true, 0, "https://", 0, 8)) {
             return base;
         }
-        String host = request.getServerName();
-        if (host.contains(":") && !host.startsWith("[")) {
-            host = "[" + host + "]";
-        }
-        return "https://" + host + (httpsPort == 443 ? "" : ":" + httpsPort);
+        String host = URI.create(base).getHost();
+        return "https://" + (host == null ? "localhost" : host) + (httpsPort == 443 ? "" : ":" + httpsPort);
     }
 
     private static boolean loopback(String address) {
