@@ -120,7 +120,9 @@ class SessionModeIT {
         var plain = api.withoutHeader("X-Forwarded-Proto");
         var get = plain.get("/api/v1/articles?page=1&page_size=5");
         assertThat(get.status()).as(get.toString()).isEqualTo(308);
-        assertThat(get.header("Location")).isEqualTo("https://127.0.0.1:8443/api/v1/articles?page=1&page_size=5");
+        assertThat(get.header("Location")).as("the configured base URL's host, on the HTTPS port")
+                .isEqualTo("https://" + URI.create(AtriumServer.get().baseUrl()).getHost()
+                        + ":8443/api/v1/articles?page=1&page_size=5");
         assertThat(get.header("Strict-Transport-Security")).contains("max-age=31536000");
 
         var post = plain.post("/login", Map.of("email", email, "password", Accounts.PASSWORD));
