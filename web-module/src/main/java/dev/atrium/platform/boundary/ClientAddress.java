@@ -98,11 +98,6 @@ public class ClientAddress {
                 && "https".equalsIgnoreCase(proto.split(",")[0].trim());
     }
 
-    /** Whether the connection itself comes from a trusted proxy. */
-    public boolean fromTrustedProxy(HttpServletRequest request) {
-        return isTrusted(request.getRemoteAddr());
-    }
-
     private boolean isTrusted(String ip) {
         return trusted.stream().anyMatch(c -> c.contains(ip));
     }
