@@ -37,6 +37,11 @@ public final class Api {
     }
 
     public static Api anonymous() {
+        if (AtriumServer.get().sessionMode()) {
+            // the session-mode server requires HTTPS: clients come through the (trusted) TLS proxy
+            return new Api(AtriumServer.get().baseUrl(), Map.of("X-Forwarded-For", randomAddress(),
+                    "X-Forwarded-Proto", "https"));
+        }
         return new Api(AtriumServer.get().baseUrl(), Map.of("X-Forwarded-For", randomAddress()));
     }
 

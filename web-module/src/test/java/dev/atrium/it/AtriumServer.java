@@ -156,6 +156,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         env.put("ATRIUM_HTTP_PORT", Integer.toString(port));
         if (sessionMode()) {
             env.put("ATRIUM_LOGIN_MODE", "session");
+            env.put("ATRIUM_REQUIRE_HTTPS", "true");
             env.put("ATRIUM_ADMIN_EMAIL", ADMIN_EMAIL);
             env.put("ATRIUM_ADMIN_PASSWORD", ADMIN_PASSWORD);
             env.put("ATRIUM_HTTP_TRUSTED_PROXIES", "127.0.0.1,::1");
@@ -321,7 +322,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     private void awaitHealthy() throws Exception {
         var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+        // a machine shared with other builds may need longer to deploy: -Datrium.it.start-seconds
+        long deadline = System.nanoTime()
+                + TimeUnit.SECONDS.toNanos(Long.getLong("atrium.it.start-seconds", 240));
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("Payara Micro exited; see " + log + "\n" + tail());

@@ -119,6 +119,26 @@ class OAuthIT {
     }
 
     @Test
+    void whenADeactivatedUserLogsInThroughAProviderThen403AndItStaysDeactivated() {
+        var local = Accounts.verified("oauth-off");
+        var admin = Accounts.admin();
+        var person = Person.fresh("oauth-off", true).withEmail(local.email());
+        assertThat(login(api, AtriumServer.OAUTH_PROVIDER, person).status()).isEqualTo(200);
+        assertThat(admin.api().patch("/admin/users/" + local.id(), Map.of("is_active", false)).status())
+                .isEqualTo(200);
+
+        var bound = login(api, AtriumServer.OAUTH_PROVIDER, person);
+        assertThat(bound.status()).as(bound.toString()).isEqualTo(403);
+        assertThat(bound.code()).isEqualTo(10005);
+
+        var other = Person.fresh("oauth-off-b", true).withEmail(local.email());
+        var byEmail = login(api, AtriumServer.OAUTH_PROVIDER, other);
+        assertThat(byEmail.status()).as("a provider vouching for the address").isEqualTo(403);
+        assertThat(byEmail.code()).isEqualTo(10005);
+        assertThat(admin.api().get("/admin/users/" + local.id()).json().get("is_active").asBoolean()).isFalse();
+    }
+
+    @Test
     void whenUnverifiedEmailBelongsToLocalUserThen409AndNoBinding() {
         var local = Accounts.verified("claimed");
         var person = Person.fresh("claimed", false).withEmail(local.email());

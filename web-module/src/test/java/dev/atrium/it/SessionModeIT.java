@@ -96,6 +96,88 @@ class SessionModeIT {
     }
 
     @Test
+    void whenACsrfTokenWasObtainedWithoutTheSessionThenTheSessionRefusesIt() {
+        var article = Map.of("title", "Bound", "body", "b");
+        var session = withSession(login(api));
+        String anonymous = csrf(api);
+        var refused = session.header("X-CSRF-Token", anonymous).post("/api/v1/articles", article);
+        assertThat(refused.status()).as("a token issued without a session").isEqualTo(403);
+        assertThat(refused.code()).isEqualTo(40300);
+
+        String earlier = csrf(session);
+        var renewed = withSession(login(session));
+        assertThat(renewed.header("X-CSRF-Token", earlier).post("/api/v1/articles", article).status())
+                .as("a token of the session the login replaced").isEqualTo(403);
+        String forged = csrf(api.header("Cookie", "session_id=00000000-0000-4000-8000-000000000000"));
+        assertThat(renewed.header("X-CSRF-Token", forged).post("/api/v1/articles", article).status())
+                .as("a token obtained with a made-up session id").isEqualTo(403);
+        assertThat(renewed.header("X-CSRF-Token", csrf(renewed)).post("/api/v1/articles", article).status())
+                .isEqualTo(201);
+    }
+
+    @Test
+    void whenHttpsIsRequiredThenAPlainHttpGetIsRedirectedAndAChangeRefused() {
+        var plain = api.withoutHeader("X-Forwarded-Proto");
+        var get = plain.get("/api/v1/articles?page=1&page_size=5");
+        assertThat(get.status()).as(get.toString()).isEqualTo(308);
+        assertThat(get.header("Location")).as("the configured base URL's host, on the HTTPS port")
+                .isEqualTo("https://" + URI.create(AtriumServer.get().baseUrl()).getHost()
+                        + ":8443/api/v1/articles?page=1&page_size=5");
+        assertThat(get.header("Strict-Transport-Security")).contains("max-age=31536000");
+
+        var post = plain.post("/login", Map.of("email", email, "password", Accounts.PASSWORD));
+        assertThat(post.status()).as(post.toString()).isEqualTo(403);
+        assertThat(post.code()).isEqualTo(40300);
+        assertThat(post.json().at("/error/message").asText()).isEqualTo("HTTPS required");
+        assertThat(post.header("Set-Cookie")).as("no session over plain HTTP").isNull();
+        assertThat(plain.header("X-Forwarded-Proto", "http").post("/logout").status()).isEqualTo(403);
+
+        assertThat(plain.get("/health").status()).as("load-balancer probes").isIn(200, 503);
+        var loopback = plain.withoutHeader("X-Forwarded-For").get("/api/v1/articles");
+        assertThat(loopback.status()).as("loopback is exempt").isEqualTo(200);
+        assertThat(api.get("/api/v1/articles").status()).as("through the TLS proxy").isEqualTo(200);
+    }
+
+    @Test
+    void whenAClientThatIsNoTrustedProxyClaimsHttpsThenItIsStillRedirected() throws Exception {
+        var address = java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
+                .filter(i -> {
+                    try {
+                        return i.isUp() && !i.isLoopback();
+                    } catch (java.net.SocketException e) {
+                        return false;
+                    }
+                })
+                .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
+                .filter(a -> a instanceof java.net.Inet4Address && !a.isLoopbackAddress()).findFirst();
+        org.junit.jupiter.api.Assumptions.assumeTrue(address.isPresent(), "a non-loopback interface");
+        var client = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build();
+        URI uri = URI.create("http://" + address.get().getHostAddress() + ":"
+                + URI.create(AtriumServer.get().baseUrl()).getPort() + "/api/v1/articles");
+        var claimed = client.send(java.net.http.HttpRequest.newBuilder(uri).header("X-Forwarded-Proto", "https")
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(claimed.statusCode()).isEqualTo(308);
+        var post = client.send(java.net.http.HttpRequest.newBuilder(uri).header("X-Forwarded-Proto", "https")
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(post.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void whenTheRequestIsHttpsThenTheFormCookieIsSecureAndOverLoopbackHttpItIsNot() {
+        String path = "/sso/login?service=" + AtriumServer.SSO_SERVICE;
+        var overHttps = api.header("Accept", "text/html").get(path);
+        assertThat(overHttps.status()).as(overHttps.toString()).isEqualTo(200);
+        assertThat(overHttps.header("Set-Cookie")).startsWith("sso_form=").contains("Secure");
+        var local = api.withoutHeader("X-Forwarded-Proto").withoutHeader("X-Forwarded-For")
+                .header("Accept", "text/html").get(path);
+        assertThat(local.status()).isEqualTo(200);
+        assertThat(local.header("Set-Cookie")).startsWith("sso_form=").doesNotContain("Secure");
+    }
+
+    @Test
     void whenAnHourPassesThenTheCsrfTokenExpires() {
         var session = withSession(login(api));
         String token = csrf(session);

@@ -69,16 +69,19 @@ public class AccessAdminService {
         events.publish(new UserDeleted(id));
     }
 
-    /** Deactivates (ending all its sessions and tokens) or reactivates a user; never oneself. */
-    public User setActive(long id, boolean active, Caller actor, RequestOrigin origin) {
+    /**
+     * Deactivates (ending all its sessions and tokens; who, when and the optional reason are kept) or reactivates a
+     * user; never oneself.
+     */
+    public User setActive(long id, boolean active, String reason, Caller actor, RequestOrigin origin) {
         if (id == actor.userId()) {
             throw BusinessException.conflict("Administrators cannot deactivate their own account");
         }
         User user = user(id);
         if (active) {
-            user.activate(clock.instant());
+            user.reactivate(clock.instant());
         } else {
-            user.deactivate(clock.instant());
+            user.deactivate(actor.userId(), reason, clock.instant());
         }
         audit.record(active ? AuditAction.USER_ACTIVATE : AuditAction.USER_DEACTIVATE, id, actor.userId(), origin,
                 true);

@@ -4,6 +4,7 @@ package dev.atrium.identity.control;
 public enum AuditAction {
     REGISTER("register"),
     VERIFY_EMAIL("verify_email"),
+    VERIFY_EMAIL_RESEND("verify_email_resend"),
     LOGIN("login"),
     LOGOUT("logout"),
     REFRESH("refresh"),

@@ -12,8 +12,9 @@ import jakarta.json.Json;
 import dev.atrium.platform.kv.KeyValueStore;
 
 /**
- * CSRF tokens (spec 01): 32 random bytes, URL-safe, valid 3600 s, usable once. A token issued to a session is
- * bound to it and accepted only with that session.
+ * CSRF tokens (spec 01): 32 random bytes, URL-safe, valid 3600 s, usable once, bound to what obtained them: a
+ * token issued to a session is accepted only with that session, and one issued without a session only with the
+ * same browser binding it was issued to (the SSO login form's cookie) — never by a session.
  */
 @ApplicationScoped
 public class CsrfTokens {
@@ -34,7 +35,10 @@ public class CsrfTokens {
         return token;
     }
 
-    /** Consumes the token: {@code true} only once, within its lifetime, and for the session it was issued to. */
+    /**
+     * Consumes the token: {@code true} only once, within its lifetime, and for exactly the binding it was issued to
+     * (a session id, or another value the caller chose).
+     */
     public boolean consume(String token, String sessionId) {
         if (token == null || token.isBlank() || token.length() > 100) {
             return false;
@@ -43,7 +47,7 @@ public class CsrfTokens {
             var o = Json.createReader(new StringReader(value)).readObject();
             String boundTo = o.getString("session", "");
             boolean fresh = clock.instant().isBefore(Instant.parse(o.getString("issued_at")).plus(LIFETIME));
-            return fresh && (boundTo.isEmpty() || boundTo.equals(sessionId));
+            return fresh && !boundTo.isEmpty() && boundTo.equals(sessionId);
         }).orElse(false);
     }
 

@@ -20,6 +20,8 @@ import dev.atrium.platform.error.Problem;
 public class LoginService {
 
     static final String WRONG_CREDENTIALS = "Incorrect e-mail or password";
+    static final String NOT_VERIFIED = "Account not verified: follow the link in the verification e-mail first, "
+            + "or ask for a new one with POST /verify-email/resend";
 
     @Inject
     UserRepository users;
@@ -124,13 +126,24 @@ public class LoginService {
         }
         if (!user.isActive()) {
             audit.record(AuditAction.LOGIN, user.id(), origin, false);
-            throw new BusinessException(Problem.FORBIDDEN,
-                    "Account not verified: follow the link in the verification e-mail first");
+            throw inactive(user);
         }
         guard.clearFailures(email);
         audit.record(AuditAction.LOGIN, user.id(), origin, true);
         monitor.record(true, origin.ipAddress());
         return user;
+    }
+
+    /**
+     * Why a user whose credentials are right may not log in: deactivated by an administrator (10005), which no
+     * verification lifts, or not yet verified (40300, with the way out).
+     */
+    public static BusinessException inactive(User user) {
+        if (user.isDeactivated()) {
+            return new BusinessException(Problem.ACCOUNT_DEACTIVATED,
+                    "Account deactivated by an administrator: contact the administrators to have it reactivated");
+        }
+        return new BusinessException(Problem.FORBIDDEN, NOT_VERIFIED);
     }
 
     private User lookup(String email) {

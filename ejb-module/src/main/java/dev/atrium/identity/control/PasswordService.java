@@ -60,6 +60,23 @@ public class PasswordService {
     @ConfigProperty(name = "atrium.base-url", defaultValue = "http://localhost:8080")
     String baseUrl;
 
+    /** A front end's own reset page; the token is appended as the {@code token} query parameter. */
+    @Inject
+    @ConfigProperty(name = "atrium.password.reset-url")
+    java.util.Optional<String> resetUrl;
+
+    /** Whether this can be a reset token at all (43 URL-safe characters), before anything is looked up. */
+    public static boolean wellFormedResetToken(String token) {
+        return token != null && token.matches("[A-Za-z0-9_-]{43}");
+    }
+
+    /** The link mailed: the configured front-end page, else this server's own form at {@code /password/reset}. */
+    String resetLink(String token) {
+        String page = resetUrl.map(String::strip).filter(u -> !u.isEmpty())
+                .orElse(baseUrl.replaceAll("/+$", "") + "/password/reset");
+        return page + (page.contains("?") ? "&" : "?") + "token=" + token;
+    }
+
     public PasswordChange change(Caller caller, String oldPassword, String newPassword, RequestOrigin origin) {
         User user = users.find(caller.userId())
                 .orElseThrow(() -> BusinessException.unauthenticated(Authenticator.INVALID));
@@ -109,7 +126,7 @@ public class PasswordService {
                 %s
 
                 If it was not you, ignore this message: your password stays as it is.
-                """.formatted(user.username(), baseUrl.replaceAll("/+$", "") + "/password/reset?token=" + token));
+                """.formatted(user.username(), resetLink(token)));
         audit.record(AuditAction.PASSWORD_RESET_REQUEST, user.id(), origin, true);
     }
 

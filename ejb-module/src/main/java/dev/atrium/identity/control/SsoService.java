@@ -65,8 +65,28 @@ public class SsoService {
     /** A ticket for the caller to carry to {@code service}; answers the URL to send the browser to. */
     public String ticket(Caller caller, String service) {
         requireAllowed("service", service);
+        return issueTicket(caller.userId(), service);
+    }
+
+    /**
+     * The browser's ticket flow without a session: the login form's credentials, with every login limit, then a
+     * ticket for {@code service}; answers the URL to send the browser to.
+     */
+    public String ticketAfterLogin(String email, String password, String service, RequestOrigin origin) {
+        requireAllowed("service", service);
+        User user = logins.authenticateUser(email, password, origin);
+        audit.record(AuditAction.SSO_LOGIN, user.id(), origin, true);
+        return issueTicket(user.id(), service);
+    }
+
+    /** Refuses (422) a service outside the allowed prefixes, before a login form is shown for it. */
+    public void checkService(String service) {
+        requireAllowed("service", service);
+    }
+
+    private String issueTicket(long userId, String service) {
         String ticket = "ST-" + Hashes.randomToken(32);
-        store.set(key(ticket), Json.createObjectBuilder().add("user_id", caller.userId())
+        store.set(key(ticket), Json.createObjectBuilder().add("user_id", userId)
                 .add("service", service.trim()).add("issued_at", clock.instant().toString()).build().toString(),
                 TICKET_LIFETIME);
         return withParameter(service.trim(), "ticket", ticket);

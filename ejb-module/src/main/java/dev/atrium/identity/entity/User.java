@@ -22,8 +22,10 @@ import jakarta.persistence.Table;
 import dev.atrium.platform.error.BusinessException;
 
 /**
- * A person known to the platform. Created inactive at registration and activated by e-mail verification;
- * the password is only ever held as a slow salted hash.
+ * A person known to the platform. Two facts decide whether it may log in, kept apart so that neither undoes the
+ * other: whether its e-mail address is verified ({@code email_verified_at}), and whether an administrator
+ * deactivated it (who, when, why). {@code is_active} is derived: verified and not deactivated; verifying never
+ * lifts a deactivation. The password is only ever held as a slow salted hash.
  */
 @Entity
 @Table(name = "users")
@@ -33,6 +35,7 @@ public class User {
     public static final int USERNAME_MAX = 50;
     public static final int AVATAR_MAX = 500;
     public static final int BIO_MAX = 2000;
+    public static final int DEACTIVATION_REASON_MAX = 200;
 
     @Id
     @SequenceGenerator(name = "users_seq", sequenceName = "users_seq", allocationSize = 50)
@@ -69,6 +72,21 @@ public class User {
     @Column(name = "credentials_valid_after")
     private Instant credentialsValidAfter;
 
+    @Column(name = "email_verified_at")
+    private Instant emailVerifiedAt;
+
+    @Column(name = "deactivated_at")
+    private Instant deactivatedAt;
+
+    @Column(name = "deactivated_by")
+    private Long deactivatedBy;
+
+    @Column(name = "deactivation_reason", length = DEACTIVATION_REASON_MAX)
+    private String deactivationReason;
+
+    @Column(name = "verification_token_hash", length = 64)
+    private String verificationTokenHash;
+
     @ManyToMany
     @JoinTable(name = "user_roles",
             joinColumns = @JoinColumn(name = "user_id"),
@@ -78,15 +96,16 @@ public class User {
     protected User() {
     }
 
-    private User(EmailAddress email, String username, String hashedPassword, String role, boolean active,
+    private User(EmailAddress email, String username, String hashedPassword, String role, boolean verified,
                  Instant now) {
         this.email = email;
         this.username = checkedUsername(username);
         this.hashedPassword = hashedPassword;
         this.role = role;
-        this.active = active;
+        this.emailVerifiedAt = verified ? now : null;
         this.createdAt = now;
         this.updatedAt = now;
+        deriveActive();
     }
 
     /** A self-registered user: inactive until the e-mail address is verified. */
@@ -155,33 +174,84 @@ public class User {
         return credentialsValidAfter == null || (issuedAt != null && !issuedAt.isBefore(credentialsValidAfter));
     }
 
-    public void activate(Instant now) {
-        if (!active) {
-            active = true;
-            updatedAt = now;
+    /**
+     * The address is proven (the verification link was followed). Never lifts a deactivation. {@code false} when
+     * it was verified already.
+     */
+    public boolean verifyEmail(Instant now) {
+        if (emailVerifiedAt != null) {
+            return false;
         }
+        emailVerifiedAt = now;
+        updatedAt = now;
+        deriveActive();
+        return true;
     }
 
-    /** A deactivated user cannot log in, and every session and token it had stops working. */
-    public void deactivate(Instant now) {
-        if (active) {
-            active = false;
-            revokeCredentials(now);
+    /** Records the hash of the one verification link that counts from now on; earlier links stop working. */
+    public void verificationIssued(String tokenHash, Instant now) {
+        this.verificationTokenHash = tokenHash;
+        this.updatedAt = now;
+    }
+
+    /**
+     * Whether a verification link with this token hash is the current one. Accounts registered before links were
+     * recorded accept any valid link.
+     */
+    public boolean isCurrentVerification(String tokenHash) {
+        return verificationTokenHash == null || verificationTokenHash.equals(tokenHash);
+    }
+
+    /**
+     * An administrator deactivates the user: it cannot log in, and every session and token it had stops working.
+     * {@code false} when it was deactivated already (the first record stays).
+     */
+    public boolean deactivate(long byUserId, String reason, Instant now) {
+        String checkedReason = checkedOptional("reason", reason == null || reason.isBlank() ? null : reason.strip(),
+                DEACTIVATION_REASON_MAX);
+        if (deactivatedAt != null) {
+            return false;
         }
+        deactivatedAt = now;
+        deactivatedBy = byUserId;
+        deactivationReason = checkedReason;
+        revokeCredentials(now);
+        deriveActive();
+        return true;
+    }
+
+    /**
+     * An administrator (re)activates the user: a deactivation is lifted, and an address still unverified counts as
+     * verified, the administrator vouching for it, so that the user is active afterwards as asked.
+     */
+    public void reactivate(Instant now) {
+        deactivatedAt = null;
+        deactivatedBy = null;
+        deactivationReason = null;
+        if (emailVerifiedAt == null) {
+            emailVerifiedAt = now;
+        }
+        updatedAt = now;
+        deriveActive();
     }
 
     /**
      * An external provider vouched for this user's e-mail address, which proves the mailbox as the verification link
-     * would. An account that was still unverified is activated, and its password dropped: whoever registered it
-     * never proved the address, and must not keep a way in to the owner's account. The owner can set a password
-     * through the reset e-mail.
+     * would. An account that was still unverified becomes verified, and its password is dropped: whoever registered
+     * it never proved the address, and must not keep a way in to the owner's account. The owner can set a password
+     * through the reset e-mail. A deactivation stays.
      */
     public void confirmEmailThroughProvider(Instant now) {
-        if (!active) {
-            active = true;
+        if (emailVerifiedAt == null) {
+            emailVerifiedAt = now;
             hashedPassword = null;
             revokeCredentials(now);
+            deriveActive();
         }
+    }
+
+    private void deriveActive() {
+        active = emailVerifiedAt != null && deactivatedAt == null;
     }
 
     public void rename(String newUsername, Instant now) {
@@ -238,8 +308,33 @@ public class User {
         return Optional.ofNullable(hashedPassword);
     }
 
+    /** Verified and not deactivated: the user may log in. */
     public boolean isActive() {
         return active;
+    }
+
+    public boolean isEmailVerified() {
+        return emailVerifiedAt != null;
+    }
+
+    public boolean isDeactivated() {
+        return deactivatedAt != null;
+    }
+
+    public Optional<Instant> emailVerifiedAt() {
+        return Optional.ofNullable(emailVerifiedAt);
+    }
+
+    public Optional<Instant> deactivatedAt() {
+        return Optional.ofNullable(deactivatedAt);
+    }
+
+    public Optional<Long> deactivatedBy() {
+        return Optional.ofNullable(deactivatedBy);
+    }
+
+    public Optional<String> deactivationReason() {
+        return Optional.ofNullable(deactivationReason);
     }
 
     public String role() {

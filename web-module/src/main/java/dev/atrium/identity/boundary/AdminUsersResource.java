@@ -70,8 +70,9 @@ public class AdminUsersResource {
         return AdminUserView.from(admin.user(id));
     }
 
-    /** What an administrator may change of a user: whether it is active. */
-    public record UserStatusRequest(@NotNull Boolean isActive) {
+    /** What an administrator may change of a user: whether it is active, and why (kept with a deactivation). */
+    public record UserStatusRequest(@NotNull Boolean isActive,
+                                    @jakarta.validation.constraints.Size(max = 200) String reason) {
     }
 
     @PATCH
@@ -80,7 +81,7 @@ public class AdminUsersResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Deactivate (ending all the user's sessions and tokens) or reactivate a user")
     public AdminUserView update(@PathParam("id") long id, @Valid @NotNull UserStatusRequest body) {
-        return AdminUserView.from(admin.setActive(id, body.isActive(), Callers.required(request),
+        return AdminUserView.from(admin.setActive(id, body.isActive(), body.reason(), Callers.required(request),
                 Origins.of(request, addresses)));
     }
 

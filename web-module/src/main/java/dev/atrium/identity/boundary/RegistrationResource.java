@@ -13,14 +13,18 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.RegistrationService;
 import dev.atrium.platform.boundary.ClientAddress;
 
-/** Spec 01: {@code POST /register} and {@code GET /verify-email}. */
+/** Spec 01: {@code POST /register} and {@code GET /verify-email}; {@code POST /verify-email/resend}. */
 @Path("/")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -50,9 +54,25 @@ public class RegistrationResource {
     @GET
     @Path("verify-email")
     @PermitAll
-    @Operation(summary = "Activate an account with the token of the verification link")
+    @Operation(summary = "Verify the e-mail address with the token of the latest verification link; this never "
+            + "lifts an administrator's deactivation")
     public MessageResponse verify(@QueryParam("token") String token) {
-        registration.verify(token, Origins.of(servletRequest, addresses));
-        return new MessageResponse("E-mail verified: the account is active");
+        var user = registration.verify(token, Origins.of(servletRequest, addresses));
+        return new MessageResponse(user.isActive() ? "E-mail verified: the account is active"
+                : "E-mail verified, but the account is deactivated by an administrator");
+    }
+
+    @POST
+    @Path("verify-email/resend")
+    @PermitAll
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Mail a new verification link to an unverified account, invalidating the earlier one; "
+            + "202 whatever the address, at most 3 mails an hour per account")
+    @APIResponse(responseCode = "202", description = "Accepted (whether or not a mail goes out)",
+            content = @Content(schema = @Schema(implementation = MessageResponse.class)))
+    public Response resend(@Valid @NotNull VerificationResendRequest body) {
+        registration.resend(body.email(), Origins.of(servletRequest, addresses));
+        return Response.accepted(new MessageResponse(
+                "If an unverified account exists for this address, a new verification link has been sent")).build();
     }
 }

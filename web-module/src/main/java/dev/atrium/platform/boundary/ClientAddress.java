@@ -85,6 +85,19 @@ public class ClientAddress {
         return remote;
     }
 
+    /**
+     * Whether the client reached us over HTTPS: on this connection, or through a trusted proxy that says so in
+     * {@code X-Forwarded-Proto} (a client cannot claim it itself).
+     */
+    public boolean overHttps(HttpServletRequest request) {
+        if (request.isSecure()) {
+            return true;
+        }
+        String proto = request.getHeader("X-Forwarded-Proto");
+        return proto != null && isTrusted(request.getRemoteAddr())
+                && "https".equalsIgnoreCase(proto.split(",")[0].trim());
+    }
+
     private boolean isTrusted(String ip) {
         return trusted.stream().anyMatch(c -> c.contains(ip));
     }

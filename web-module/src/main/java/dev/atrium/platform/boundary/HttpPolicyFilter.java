@@ -24,8 +24,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import dev.atrium.platform.error.Problem;
 
 /**
- * The outermost layer of every request: assigns the request id, sets the security headers of spec 01, answers
- * CORS from the configured allow-list (never a wildcard), and logs requests slower than the threshold.
+ * The outermost layer of every request: assigns the request id, sets the security headers of spec 01, sends
+ * plain-HTTP requests to HTTPS when that is required ({@link HttpsPolicy}), answers CORS from the configured
+ * allow-list (never a wildcard), and logs requests slower than the threshold.
  */
 @WebFilter(urlPatterns = "/*", asyncSupported = true, dispatcherTypes = DispatcherType.REQUEST)
 public class HttpPolicyFilter extends HttpFilter {
@@ -40,6 +41,9 @@ public class HttpPolicyFilter extends HttpFilter {
 
     @Inject
     Config config;
+
+    @Inject
+    HttpsPolicy https;
 
     @Inject
     @ConfigProperty(name = "atrium.http.slow-request-seconds", defaultValue = "5.0")
@@ -65,6 +69,9 @@ public class HttpPolicyFilter extends HttpFilter {
         response.setHeader("X-Frame-Options", "DENY");
         response.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
 
+        if (https.enforce(request, response)) {
+            return;
+        }
         String origin = request.getHeader("Origin");
         if (origin != null && cors(request, response, origin)) {
             return;

@@ -123,8 +123,7 @@ public class ExternalLoginService {
             User user = s.linking() ? link(provider, identity, s) : signIn(provider, identity);
             userId = user.id();
             if (!user.isActive()) {
-                throw new BusinessException(Problem.FORBIDDEN,
-                        "Account not verified: follow the link in the verification e-mail first");
+                throw LoginService.inactive(user);
             }
             return logins.tokensFor(user, origin, AuditAction.OAUTH_LOGIN);
         } catch (BusinessException refused) {
