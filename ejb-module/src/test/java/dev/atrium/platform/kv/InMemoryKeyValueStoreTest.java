@@ -2,7 +2,10 @@ package dev.atrium.platform.kv;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,7 +13,9 @@ import dev.atrium.platform.time.MovableClock;
 
 class InMemoryKeyValueStoreTest extends KeyValueStoreContract {
 
-    private final MovableClock clock = new MovableClock();
+    /** A fixed base: only the test moves time, so a slow machine cannot pass a deadline between two lines. */
+    private final MovableClock clock = new MovableClock(
+            Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC));
     private final InMemoryKeyValueStore store = new InMemoryKeyValueStore(clock);
 
     @Override
