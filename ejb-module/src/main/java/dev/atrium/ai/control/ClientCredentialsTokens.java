@@ -160,6 +160,10 @@ public final class ClientCredentialsTokens {
         if (parsed instanceof TokenErrorResponse refused) {
             String code = code(refused.getErrorObject());
             int status = answer.getStatusCode();
+            if (code == null) {
+                LOG.warning(() -> "The model provider's token endpoint answered " + status);
+                throw upstream("answered " + status);
+            }
             LOG.warning(() -> "The model provider's token endpoint refused the client: " + status + " " + code);
             throw upstream("refused the client credentials (" + code + ")");
         }
@@ -179,9 +183,10 @@ public final class ClientCredentialsTokens {
         return new Cached(value, now.plus(lifetime).minus(margin));
     }
 
+    /** The OAuth error code when it is one (RFC 6749 §5.2 style), else null: never the endpoint's free text. */
     private static String code(ErrorObject error) {
         String code = error == null ? null : error.getCode();
-        return code != null && ERROR_CODE.matcher(code).matches() ? code : "error";
+        return code != null && ERROR_CODE.matcher(code).matches() ? code : null;
     }
 
     private static BusinessException upstream(String what) {
