@@ -387,6 +387,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     /** Provider names as Atrium knows them; each is an issuer of its own on the one mock server. */
     public static final String OAUTH_PROVIDER = "mock";
     public static final String OAUTH_SECOND_PROVIDER = "mock-b";
+    /** The OAuth 2.0 server's issuer that gives the model gateway's client-credentials tokens, and the client. */
+    public static final String LLM_GATEWAY = "llm-gateway";
+    public static final String LLM_CLIENT_ID = "atrium-llm";
     public static final String OAUTH_CLIENT_ID = "atrium-it";
 
     /** The OAuth 2.0 / OIDC server the platform is configured with (services mode; null when embedded). */
@@ -423,6 +426,12 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         env.put("ATRIUM_OAUTH_DOWN_AUTHORIZATION_ENDPOINT", nowhere + "/authorize");
         env.put("ATRIUM_OAUTH_DOWN_TOKEN_ENDPOINT", nowhere + "/token");
         env.put("ATRIUM_OAUTH_DOWN_USERINFO_ENDPOINT", nowhere + "/userinfo");
+        // the model provider behind a gateway: a client-credentials token from this server instead of an API key
+        env.put("ATRIUM_LLM_TOKEN_URL", oauth.tokenEndpointUrl(LLM_GATEWAY).toString());
+        env.put("ATRIUM_LLM_CLIENT_ID", LLM_CLIENT_ID);
+        env.put("ATRIUM_LLM_CLIENT_SECRET", "atrium-it-llm-secret");
+        env.put("ATRIUM_LLM_SCOPE", "models");
+        TestModelServer.requireTokens(oauth.jwksUrl(LLM_GATEWAY).uri(), LLM_CLIENT_ID);
     }
 
     private static String javaBin() {

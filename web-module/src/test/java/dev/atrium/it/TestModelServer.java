@@ -4,11 +4,17 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -16,6 +22,10 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -44,6 +54,11 @@ public final class TestModelServer {
     private static final Map<String, AtomicInteger> CALLS = new ConcurrentHashMap<>();
     private static final Map<String, Integer> MESSAGES = new ConcurrentHashMap<>();
     private static HttpServer server;
+    /** When set, every call must carry a bearer signed with these keys for {@link #tokenClient}, as a gateway would. */
+    private static volatile JWKSet tokenKeys;
+    private static volatile String tokenClient;
+    private static final Set<String> REVOKED = ConcurrentHashMap.newKeySet();
+    private static final List<String> BEARERS = new CopyOnWriteArrayList<>();
 
     private TestModelServer() {
     }
@@ -72,6 +87,55 @@ public final class TestModelServer {
                 "ATRIUM_AI_MODEL_PREMIUM_TIERS", "pro,enterprise");
     }
 
+    /**
+     * From now on the server answers 401 to a call without a bearer token issued (signed with the key set at
+     * {@code jwks}) to this OAuth 2.0 client, or with a revoked one.
+     */
+    public static void requireTokens(URI jwks, String clientId) {
+        try {
+            var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(jwks).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            tokenKeys = JWKSet.parse(response.body());
+        } catch (IOException | java.text.ParseException e) {
+            throw new IllegalStateException("The OAuth server's key set cannot be read", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        tokenClient = clientId;
+    }
+
+    /** The bearer tokens calls carried so far, in order (accepted or not). */
+    public static List<String> bearers() {
+        return List.copyOf(BEARERS);
+    }
+
+    /** The gateway stops accepting this token although it has not expired (as after a key rotation). */
+    public static void revoke(String token) {
+        REVOKED.add(token);
+    }
+
+    private static boolean authorized(HttpExchange exchange) {
+        JWKSet keys = tokenKeys;
+        if (keys == null) {
+            return true;
+        }
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        String bearer = authorization != null && authorization.startsWith("Bearer ") ? authorization.substring(7) : "";
+        BEARERS.add(bearer);
+        if (REVOKED.contains(bearer)) {
+            return false;
+        }
+        try {
+            var jwt = SignedJWT.parse(bearer);
+            var key = (RSAKey) keys.getKeyByKeyId(jwt.getHeader().getKeyID());
+            return key != null && jwt.verify(new RSASSAVerifier(key))
+                    && tokenClient.equals(jwt.getJWTClaimsSet().getSubject());
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
     /** How many messages (history and prompt) the last call with this prompt sent; 0 when none came. */
     public static int messagesSeen(String prompt) {
         return MESSAGES.getOrDefault(prompt, 0);
@@ -85,6 +149,10 @@ public final class TestModelServer {
 
     private static void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            if (!authorized(exchange)) {
+                exchange.sendResponseHeaders(401, -1);
+                return;
+            }
             JsonNode request = Api.JSON.readTree(exchange.getRequestBody());
             String prompt = lastUserMessage(request);
             int call = CALLS.computeIfAbsent(prompt, p -> new AtomicInteger()).incrementAndGet();

@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +21,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -46,6 +48,10 @@ import dev.atrium.platform.error.Problem;
  * the JVM already names it); connecting and waiting for the response head time out after 30 s. The API key goes only into the
  * {@code Authorization} header and never into logs or errors. A cancelled stream is closed within about 200 ms
  * even while the provider sends nothing, which drops the connection and ends the generation upstream.
+ * <p>
+ * Behind a gateway that wants OAuth 2.0 instead of a static key ({@code atrium.llm.token-url} set), the bearer is a
+ * client-credentials token ({@link ClientCredentialsTokens}); a 401 from the provider drops it and the call is sent
+ * once more with a new one. With both a token URL and an API key configured, the token URL wins (said once at start).
  */
 @ApplicationScoped
 public class OpenAiProvider implements ModelProvider {
@@ -65,10 +71,32 @@ public class OpenAiProvider implements ModelProvider {
     @ConfigProperty(name = "atrium.llm.api-key")
     Optional<String> apiKey;
 
+    @Inject
+    @ConfigProperty(name = "atrium.llm.token-url")
+    Optional<String> tokenUrl;
+
+    @Inject
+    @ConfigProperty(name = "atrium.llm.client-id")
+    Optional<String> clientId;
+
+    @Inject
+    @ConfigProperty(name = "atrium.llm.client-secret")
+    Optional<String> clientSecret;
+
+    @Inject
+    @ConfigProperty(name = "atrium.llm.scope")
+    Optional<String> scope;
+
+    @Inject
+    Clock clock;
+
     @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
     ManagedThreadFactory threads;
 
     private HttpClient client;
+    /** Null when the provider takes the static API key (or nothing). */
+    ClientCredentialsTokens tokens;
+    private boolean credentialsIncomplete;
     private ScheduledExecutorService cancellations;
     Semaphore connections = new Semaphore(MAX_CONNECTIONS, true);
     Duration connectionWait = TIMEOUT;
@@ -81,6 +109,44 @@ public class OpenAiProvider implements ModelProvider {
         }
         client = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
         cancellations = Executors.newSingleThreadScheduledExecutor(threads);
+        configureTokens();
+    }
+
+    private void configureTokens() {
+        tokens = null;
+        credentialsIncomplete = false;
+        Optional<String> url = present(tokenUrl);
+        if (url.isEmpty()) {
+            return;
+        }
+        if (present(clientId).isEmpty() || present(clientSecret).isEmpty()) {
+            LOG.warning("atrium.llm.token-url is set without atrium.llm.client-id and atrium.llm.client-secret; "
+                    + "calls to the model provider are refused");
+            credentialsIncomplete = true;
+            return;
+        }
+        URI endpoint;
+        try {
+            endpoint = URI.create(url.get().trim());
+        } catch (IllegalArgumentException e) {
+            endpoint = null;
+        }
+        if (endpoint == null || endpoint.getHost() == null
+                || !("https".equalsIgnoreCase(endpoint.getScheme()) || "http".equalsIgnoreCase(endpoint.getScheme()))) {
+            LOG.warning("atrium.llm.token-url is not an http(s) URL; calls to the model provider are refused");
+            credentialsIncomplete = true;
+            return;
+        }
+        if (present(apiKey).isPresent()) {
+            LOG.warning("Both atrium.llm.api-key and atrium.llm.token-url are set; the client-credentials token is "
+                    + "used and the API key ignored");
+        }
+        tokens = new ClientCredentialsTokens(endpoint, clientId.get().trim(), clientSecret.get(),
+                present(scope).orElse(null), clock == null ? Clock.systemUTC() : clock, TIMEOUT);
+    }
+
+    private static Optional<String> present(Optional<String> value) {
+        return value == null ? Optional.empty() : value.filter(v -> !v.isBlank());
     }
 
     @PreDestroy
@@ -103,7 +169,7 @@ public class OpenAiProvider implements ModelProvider {
         HttpResponse<String> response;
         acquireConnection();
         try {
-            response = send(request(upstreamModel, messages, false, temperature),
+            response = call(bearer -> request(upstreamModel, messages, false, temperature, bearer),
                     HttpResponse.BodyHandlers.ofString());
         } finally {
             connections.release();
@@ -127,7 +193,7 @@ public class OpenAiProvider implements ModelProvider {
 
     private Usage streamOnConnection(String upstreamModel, List<ChatTurn> messages, Consumer<String> onDelta,
                                      BooleanSupplier cancelled) {
-        HttpResponse<InputStream> response = send(request(upstreamModel, messages, true),
+        HttpResponse<InputStream> response = call(bearer -> request(upstreamModel, messages, true, null, bearer),
                 HttpResponse.BodyHandlers.ofInputStream());
         var content = new StringBuilder();
         Usage usage = null;
@@ -202,11 +268,8 @@ public class OpenAiProvider implements ModelProvider {
         }
     }
 
-    private HttpRequest request(String model, List<ChatTurn> messages, boolean stream) {
-        return request(model, messages, stream, null);
-    }
-
-    private HttpRequest request(String model, List<ChatTurn> messages, boolean stream, Double temperature) {
+    private HttpRequest request(String model, List<ChatTurn> messages, boolean stream, Double temperature,
+                                Optional<String> bearer) {
         String base = baseUrl.filter(s -> !s.isBlank())
                 .orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE, "No language model is configured"))
                 .replaceAll("/+$", "");
@@ -224,14 +287,37 @@ public class OpenAiProvider implements ModelProvider {
                 .header("Content-Type", "application/json")
                 .header("Accept", stream ? "text/event-stream" : "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.build().toString()));
-        apiKey.filter(k -> !k.isBlank()).ifPresent(k -> builder.header("Authorization", "Bearer " + k));
+        bearer.ifPresent(k -> builder.header("Authorization", "Bearer " + k));
         return builder.build();
     }
 
+    /**
+     * Sends the request built for the current bearer; with client credentials, a 401 drops the token and the request
+     * goes once more with a new one (a second 401 is the provider's answer).
+     */
+    private <T> HttpResponse<T> call(Function<Optional<String>, HttpRequest> build,
+                                     HttpResponse.BodyHandler<T> handler) {
+        if (credentialsIncomplete) {
+            throw new BusinessException(Problem.UNAVAILABLE, "The language model provider's credentials are not "
+                    + "configured completely");
+        }
+        if (tokens == null) {
+            return checked(send(build.apply(present(apiKey)), handler));
+        }
+        String token = tokens.token();
+        HttpResponse<T> response = send(build.apply(Optional.of(token)), handler);
+        if (response.statusCode() == 401) {
+            discard(response);
+            LOG.info("The model provider rejected its access token; fetching a new one");
+            tokens.rejected(token);
+            response = send(build.apply(Optional.of(tokens.token())), handler);
+        }
+        return checked(response);
+    }
+
     private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-        HttpResponse<T> response;
         try {
-            response = client.send(request, handler);
+            return client.send(request, handler);
         } catch (IOException e) {
             LOG.warning(() -> "Model provider unreachable: " + e.getClass().getSimpleName());
             throw upstream("unreachable");
@@ -239,14 +325,21 @@ public class OpenAiProvider implements ModelProvider {
             Thread.currentThread().interrupt();
             throw upstream("interrupted");
         }
-        if (response.statusCode() / 100 != 2) {
-            if (response.body() instanceof InputStream in) {
-                try {
-                    in.close();
-                } catch (IOException ignored) {
-                    // the error is what matters
-                }
+    }
+
+    private static void discard(HttpResponse<?> response) {
+        if (response.body() instanceof InputStream in) {
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // the status is what matters
             }
+        }
+    }
+
+    private static <T> HttpResponse<T> checked(HttpResponse<T> response) {
+        if (response.statusCode() / 100 != 2) {
+            discard(response);
             int status = response.statusCode();
             LOG.warning(() -> "Model provider answered " + status);
             throw upstream("answered " + status);
