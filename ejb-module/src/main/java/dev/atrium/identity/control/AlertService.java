@@ -40,6 +40,8 @@ public class AlertService {
 
     static final Catalog<SecurityAlert> CATALOG = Catalog.of(SecurityAlert.class)
             .id("id", Long.class)
+            // the list conventions' created_at is when the episode began
+            .createdAt("firstSeen")
             .filterable("kind", "kind", String.class)
             .filterable("status", "status", String.class)
             .filterable("subject", "subject", String.class);
