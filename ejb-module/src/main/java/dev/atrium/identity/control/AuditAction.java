@@ -21,7 +21,9 @@ public enum AuditAction {
     OAUTH_LOGIN("oauth_login"),
     OAUTH_UNLINK("oauth_unlink"),
     SSO_LOGIN("sso_login"),
-    SSO_TICKET_VALIDATE("sso_ticket_validate");
+    SSO_TICKET_VALIDATE("sso_ticket_validate"),
+    SECURITY_ALERT("security_alert"),
+    SECURITY_ALERT_ACK("security_alert_ack");
 
     private final String stored;
 

@@ -16,8 +16,8 @@ import dev.atrium.platform.kv.KeyValueStore;
 /**
  * The anomaly signals of spec 01, counted per UTC hour in the shared store so all instances see one figure: login
  * success rate below 95 percent (once at least {@value #MIN_ATTEMPTS} attempts were made that hour, so a single
- * typo is not an alarm) and more than 50 failed logins from one address. Both are metrics; crossing one logs a
- * {@code SECURITY ALERT} line, once per hour and address.
+ * typo is not an alarm) and more than 50 failed logins from one address. Both are metrics; crossing one raises a
+ * security alert through {@link AlertService}, once per episode and address.
  */
 @ApplicationScoped
 public class LoginMonitor {
@@ -35,6 +35,9 @@ public class LoginMonitor {
     Clock clock;
 
     @Inject
+    AlertService alerts;
+
+    @Inject
     MetricRegistry metrics;
 
     @PostConstruct
@@ -49,17 +52,15 @@ public class LoginMonitor {
         store.increment("mon:login:" + hour + ":" + (success ? "ok" : "fail"), KEEP);
         if (!success) {
             long fromAddress = store.increment("mon:ipfail:" + address + ":" + hour, KEEP);
-            if (fromAddress > MAX_FAILURES_PER_ADDRESS
-                    && store.setIfAbsent("mon:alert:ip:" + address + ":" + hour, "1", KEEP)) {
-                alert("failures_per_address", "more than " + MAX_FAILURES_PER_ADDRESS
+            if (fromAddress > MAX_FAILURES_PER_ADDRESS) {
+                alert("failures_per_address", "address:" + address, "more than " + MAX_FAILURES_PER_ADDRESS
                         + " failed logins this hour from " + address);
             }
         }
         long ok = count("ok");
         long total = ok + count("fail");
-        if (total >= MIN_ATTEMPTS && (double) ok / total < MIN_SUCCESS_RATE
-                && store.setIfAbsent("mon:alert:rate:" + hour, "1", KEEP)) {
-            alert("success_rate", String.format("login success rate %.1f%% this hour (%d of %d)",
+        if (total >= MIN_ATTEMPTS && (double) ok / total < MIN_SUCCESS_RATE) {
+            alert("success_rate", "all", String.format("login success rate %.1f%% this hour (%d of %d)",
                     100.0 * ok / total, ok, total));
         }
     }
@@ -74,9 +75,13 @@ public class LoginMonitor {
         return store.get("mon:login:" + hour() + ":" + outcome).map(Long::parseLong).orElse(0L);
     }
 
-    private void alert(String kind, String text) {
-        metrics.counter("atrium_security_alerts_total", new Tag("kind", kind)).inc();
-        LOG.warning(() -> "SECURITY ALERT " + kind + ": " + text);
+    /** An alert must never fail the login that noticed it. */
+    private void alert(String kind, String subject, String text) {
+        try {
+            alerts.raise(kind, subject, text);
+        } catch (RuntimeException failed) {
+            LOG.warning(() -> "SECURITY ALERT " + kind + " could not be recorded: " + failed);
+        }
     }
 
     private long hour() {

@@ -47,6 +47,9 @@ public class LoginService {
     @Inject
     AuditService audit;
 
+    @Inject
+    SecuritySignals signals;
+
     public TokenPair login(String email, String password, RequestOrigin origin) {
         User user = authenticate(email, password, origin);
         return pairFor(user);
@@ -62,6 +65,7 @@ public class LoginService {
     /** Tokens for a user who proved who they are elsewhere (external provider, SSO); audited as {@code action}. */
     public TokenPair tokensFor(User user, RequestOrigin origin, AuditAction action) {
         audit.record(action, user.id(), origin, true);
+        signals.loggedIn(user.id(), origin.ipAddress());
         return pairFor(user);
     }
 
@@ -80,6 +84,7 @@ public class LoginService {
         User user = users.find(token.userId()).filter(User::isActive).filter(u -> u.accepts(token.issuedAt()))
                 .orElseThrow(() -> BusinessException.unauthenticated(Authenticator.INVALID));
         audit.record(AuditAction.REFRESH, user.id(), origin, true);
+        signals.refreshed(user.id());
         return tokens.issue(TokenType.ACCESS, user.id(), user.role());
     }
 
@@ -131,6 +136,7 @@ public class LoginService {
         guard.clearFailures(email);
         audit.record(AuditAction.LOGIN, user.id(), origin, true);
         monitor.record(true, origin.ipAddress());
+        signals.loggedIn(user.id(), origin.ipAddress());
         return user;
     }
 

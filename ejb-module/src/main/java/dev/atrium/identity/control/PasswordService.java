@@ -30,6 +30,9 @@ public class PasswordService {
     static final int RESET_MAILS_PER_HOUR = 3;
 
     @Inject
+    SecuritySignals signals;
+
+    @Inject
     UserRepository users;
 
     @Inject
@@ -104,8 +107,9 @@ public class PasswordService {
             user = users.findByEmail(EmailAddress.of(email == null ? "" : email.toLowerCase(Locale.ROOT)))
                     .filter(User::isActive).orElse(null);
         } catch (BusinessException malformed) {
-            return;
+            user = null;
         }
+        signals.resetRequested(user == null ? null : user.id(), origin.ipAddress());
         if (user == null) {
             return;
         }

@@ -61,6 +61,8 @@ public final class Catalog<E> {
 
     public Catalog<E> createdAt(String attribute) {
         this.createdAttribute = attribute;
+        // replaces the default declared by of(), which names the attribute createdAt
+        fields.remove("created_at");
         return field("created_at", attribute, Instant.class, false, true, true);
     }
 

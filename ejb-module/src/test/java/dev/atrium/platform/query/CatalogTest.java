@@ -26,4 +26,10 @@ class CatalogTest {
         assertThatThrownBy(() -> catalog.sortable("email", "emailAddress", String.class, true))
                 .isInstanceOf(IllegalStateException.class);
     }
+
+    @Test
+    void whenTheCreationAttributeIsRenamedThenCreatedAtNamesIt() {
+        var catalog = Catalog.of(Thing.class).createdAt("firstSeen");
+        assertThat(catalog.field("created_at").orElseThrow().attribute()).isEqualTo("firstSeen");
+    }
 }

@@ -1,0 +1,137 @@
+package dev.atrium.identity.control;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+import dev.atrium.identity.entity.SecurityAlert;
+import dev.atrium.identity.entity.User;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.kv.KeyValueStore;
+import dev.atrium.platform.mail.MailService;
+import dev.atrium.platform.query.Catalog;
+import dev.atrium.platform.query.EntityQuery;
+import dev.atrium.platform.query.ListQuery;
+import dev.atrium.platform.query.Listing;
+
+/**
+ * Security alerts: a signal raised for a subject ({@code address:<ip>}, {@code user:<id>}, {@code all}) fires once
+ * per episode. The first raise sets a cool-down key in the shared store, so every instance agrees, and writes the
+ * record, an audit entry, the metric {@code atrium_security_alerts_total{kind}}, a {@code SECURITY ALERT} log line
+ * and a mail to every active administrator; raises during the cool-down only count on the open record.
+ */
+@Stateless
+public class AlertService {
+
+    private static final Logger LOG = Logger.getLogger(AlertService.class.getName());
+
+    static final Catalog<SecurityAlert> CATALOG = Catalog.of(SecurityAlert.class)
+            .id("id", Long.class)
+            // the list conventions' created_at is when the episode began
+            .createdAt("firstSeen")
+            .filterable("kind", "kind", String.class)
+            .filterable("status", "status", String.class)
+            .filterable("subject", "subject", String.class);
+
+    @PersistenceContext(unitName = "atrium")
+    EntityManager em;
+
+    @Inject
+    KeyValueStore store;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    MetricRegistry metrics;
+
+    @Inject
+    MailService mail;
+
+    @Inject
+    AuditService audit;
+
+    @Inject
+    @ConfigProperty(name = "atrium.alerts.cooldown-minutes", defaultValue = "60")
+    long cooldownMinutes;
+
+    /**
+     * Raises the signal in its own transaction, so an alert about a failed login stays although the login rolls
+     * back. Answers the new alert, or empty when this subject's episode is already under way.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public Optional<SecurityAlert> raise(String kind, String subject, String details) {
+        var now = clock.instant();
+        if (!store.setIfAbsent("alert:cool:" + kind + ":" + subject, "1", Duration.ofMinutes(cooldownMinutes))) {
+            openAlert(kind, subject).ifPresent(a -> a.seenAgain(now));
+            return Optional.empty();
+        }
+        var alert = new SecurityAlert(kind, subject, details, now);
+        em.persist(alert);
+        audit.record(AuditAction.SECURITY_ALERT, userOf(subject), new RequestOrigin(addressOf(subject), ""), true);
+        metrics.counter("atrium_security_alerts_total", new Tag("kind", kind)).inc();
+        LOG.warning(() -> "SECURITY ALERT " + kind + ": " + details);
+        for (var admin : administrators()) {
+            mail.queue(admin.email().value(), "[Atrium] Security alert: " + kind,
+                    "A security alert was raised.\n\nKind: " + kind + "\nSubject: " + subject + "\nDetails: "
+                            + details + "\nFirst seen: " + now
+                            + "\n\nList and acknowledge open alerts with GET /api/admin/alerts?status=open.\n");
+        }
+        return Optional.of(alert);
+    }
+
+    public Listing<SecurityAlert> list(ListQuery query) {
+        return new EntityQuery<>(em, CATALOG).list(query);
+    }
+
+    /** Acknowledges the alert; acknowledging it again changes nothing. 404 when there is no such alert. */
+    public SecurityAlert acknowledge(long id, long byUserId, RequestOrigin origin) {
+        var alert = Optional.ofNullable(em.find(SecurityAlert.class, id))
+                .orElseThrow(() -> BusinessException.notFound("alert"));
+        if (alert.acknowledge(byUserId, clock.instant())) {
+            audit.record(AuditAction.SECURITY_ALERT_ACK, userOf(alert.subject()), byUserId, origin, true);
+        }
+        return alert;
+    }
+
+    private Optional<SecurityAlert> openAlert(String kind, String subject) {
+        return em.createQuery("select a from SecurityAlert a where a.kind = :kind and a.subject = :subject"
+                        + " and a.status = :status order by a.id desc", SecurityAlert.class)
+                .setParameter("kind", kind).setParameter("subject", subject)
+                .setParameter("status", SecurityAlert.OPEN)
+                .setMaxResults(1).getResultStream().findFirst();
+    }
+
+    private List<User> administrators() {
+        return em.createQuery("select distinct u from User u join u.roles r where r.name = 'admin'", User.class)
+                .getResultStream().filter(User::isActive).toList();
+    }
+
+    static Long userOf(String subject) {
+        if (subject.startsWith("user:")) {
+            try {
+                return Long.valueOf(subject.substring(5));
+            } catch (NumberFormatException notAUser) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    static String addressOf(String subject) {
+        return subject.startsWith("address:") ? subject.substring(8) : "";
+    }
+}
