@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -196,7 +197,7 @@ public final class ClientCredentialsTokens {
     private HTTPResponse send(ReadOnlyHTTPRequest request) throws IOException {
         var builder = HttpRequest.newBuilder(request.getURI()).timeout(timeout);
         request.getHeaderMap().forEach((name, values) -> {
-            if (!RESTRICTED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            if (!RESTRICTED.contains(name.toLowerCase(Locale.ROOT))) {
                 values.forEach(v -> builder.header(name, v));
             }
         });
