@@ -29,7 +29,7 @@ class SecurityAlertsIT {
         try (var clock = ServerClock.borrowed()) {
             alignTo(clock, 600);
             refreshes(user, 31);
-            var alerts = alerts("refresh_frequency", subject);
+            var alerts = alerts(admin(), "refresh_frequency", subject);
             assertThat(alerts.get("total").asLong()).isEqualTo(1);
             var alert = alerts.get("items").get(0);
             assertThat(alert.get("status").asText()).isEqualTo("open");
@@ -38,7 +38,7 @@ class SecurityAlertsIT {
             // a second storm in the next window, within the cool-down: counted on the open alert, not raised
             clock.advance(Duration.ofMinutes(10));
             refreshes(user, 31);
-            alerts = alerts("refresh_frequency", subject);
+            alerts = alerts(admin(), "refresh_frequency", subject);
             assertThat(alerts.get("total").asLong()).isEqualTo(1);
             assertThat(alerts.get("items").get(0).get("count").asInt()).isEqualTo(2);
         }
@@ -49,7 +49,7 @@ class SecurityAlertsIT {
         var audit = admin.api().get("/admin/audit-logs?action=security_alert&user_id=" + user.id()).json();
         assertThat(audit.get("total").asLong()).isEqualTo(1);
 
-        long id = alerts("refresh_frequency", subject).get("items").get(0).get("id").asLong();
+        long id = alerts(admin, "refresh_frequency", subject).get("items").get(0).get("id").asLong();
         var nosy = Accounts.verified("nosy");
         assertThat(nosy.api().post("/admin/alerts/" + id + "/ack").status()).isEqualTo(403);
         assertThat(nosy.api().get("/admin/alerts").status()).isEqualTo(403);
@@ -75,11 +75,12 @@ class SecurityAlertsIT {
         for (String from : new String[] {"172.16.1.1", "2001:db8:7::1", "192.168.3.4"}) {
             Accounts.login(Api.anonymous().header("X-Forwarded-For", from), user.email(), user.username());
         }
-        var alerts = alerts("location_change", subject);
+        var admin = admin();
+        var alerts = alerts(admin, "location_change", subject);
         assertThat(alerts.get("total").asLong()).isEqualTo(1);
         assertThat(alerts.get("items").get(0).get("count").asInt()).isGreaterThanOrEqualTo(2);
         awaitAdminMail("location_change", subject);
-        assertThat(admin().api().get("/admin/audit-logs?action=security_alert&user_id=" + user.id()).json()
+        assertThat(admin.api().get("/admin/audit-logs?action=security_alert&user_id=" + user.id()).json()
                 .get("total").asLong()).isEqualTo(1);
     }
 
@@ -96,15 +97,16 @@ class SecurityAlertsIT {
                 assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
             }
         }
-        assertThat(alerts("password_reset_frequency", "user:" + user.id()).get("total").asLong())
+        var admin = admin();
+        assertThat(alerts(admin, "password_reset_frequency", "user:" + user.id()).get("total").asLong())
                 .isEqualTo(1);
-        var byAddress = alerts("password_reset_frequency", "address:" + address);
+        var byAddress = alerts(admin, "password_reset_frequency", "address:" + address);
         assertThat(byAddress.get("total").asLong()).isEqualTo(1);
         // requests 6 to 12 crossed the threshold: the first raised the alert, the other six counted on it
         assertThat(byAddress.get("items").get(0).get("count").asInt()).isEqualTo(7);
         awaitAdminMail("password_reset_frequency", "address:" + address);
         awaitAdminMail("password_reset_frequency", "user:" + user.id());
-        assertThat(admin().api().get("/admin/audit-logs?action=security_alert&ip_address=" + address).json()
+        assertThat(admin.api().get("/admin/audit-logs?action=security_alert&ip_address=" + address).json()
                 .get("total").asLong()).isEqualTo(1);
     }
 
@@ -139,8 +141,8 @@ class SecurityAlertsIT {
         return Accounts.login(Api.anonymous().header("X-Forwarded-For", address), AtriumServer.ADMIN_EMAIL, "admin");
     }
 
-    private static JsonNode alerts(String kind, String subject) {
-        var reply = admin().api().get("/admin/alerts?kind=" + kind + "&subject=" + enc(subject));
+    private static JsonNode alerts(Accounts.Account admin, String kind, String subject) {
+        var reply = admin.api().get("/admin/alerts?kind=" + kind + "&subject=" + enc(subject));
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         return reply.json();
     }
