@@ -42,12 +42,12 @@ class AgentRulesTest {
     }
 
     @Test
-    void whenApprovedThenActiveWithTheGrantedTrust() {
+    void whenApprovedThenActiveAndStillUnverified() {
         Agent agent = agent();
-        agent.approve(TrustLevel.COMMUNITY, NOW);
+        agent.approve(NOW);
 
         assertThat(agent.status()).isEqualTo(AgentStatus.ACTIVE);
-        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
+        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
     }
 
     @Test
@@ -56,15 +56,15 @@ class AgentRulesTest {
 
         assertThatThrownBy(() -> agent.takeDown(NOW)).isInstanceOf(BusinessException.class)
                 .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.CONFLICT);
-        agent.approve(null, NOW);
-        assertThatThrownBy(() -> agent.approve(null, NOW)).isInstanceOf(BusinessException.class);
+        agent.approve(NOW);
+        assertThatThrownBy(() -> agent.approve(NOW)).isInstanceOf(BusinessException.class);
         assertThatThrownBy(() -> agent.reject(NOW)).isInstanceOf(BusinessException.class);
     }
 
     @Test
     void whenTakenDownAndResubmittedThenPendingAgainWithTheNewVersion() {
         Agent agent = agent();
-        agent.approve(null, NOW);
+        agent.approve(NOW);
         agent.takeDown(NOW);
 
         AgentStatus before = agent.resubmit(card("1.0.1"), null, SmokeStatus.NOT_RUN, new float[] {0, 1}, "m", NOW);
