@@ -12,7 +12,8 @@ import dev.atrium.marketplace.entity.AgentEvent;
 public record AgentEventView(
         long id,
         UUID agentId,
-        @Schema(enumeration = {"submitted", "resubmitted", "approved", "rejected", "taken_down"}) String action,
+        @Schema(enumeration = {"submitted", "resubmitted", "approved", "rejected", "taken_down", "trust_changed",
+                "incident", "checked", "rescanned"}) String action,
         @Schema(nullable = true) String fromStatus,
         String toStatus,
         String version,
