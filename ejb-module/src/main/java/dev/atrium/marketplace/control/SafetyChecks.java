@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
@@ -69,7 +70,9 @@ public class SafetyChecks {
         }
         Path dir = null;
         try {
-            dir = Files.createTempDirectory("atrium-checks-");
+            // the agent runs as nobody: the directories above its bundle must be searchable by others
+            dir = Files.createTempDirectory("atrium-checks-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
             Path bundle = dir.resolve("bundle");
             try {
                 BundleUnpacker.unpack(archive, bundle, settings.bundleMaxEntries(), settings.bundleMaxUnpackedBytes());

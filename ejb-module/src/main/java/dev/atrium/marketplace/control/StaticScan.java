@@ -186,7 +186,8 @@ final class StaticScan {
                 String what = m.groupCount() >= 1 && m.group(1) != null ? r.what().replace("$1", m.group(1))
                         : r.what();
                 if (!hits.containsKey(what)) {
-                    hits.put(what, lines.of(m.start()));
+                    // the match may begin with the separator before the word, on the line before
+                    hits.put(what, lines.of(m.groupCount() >= 1 && m.group(1) != null ? m.start(1) : m.start()));
                 }
             }
         }
@@ -230,7 +231,7 @@ final class StaticScan {
                     }
                 }
                 Matcher w = SHELL_ENV_WHOLE.matcher(text);
-                whole = w.find() ? lines.of(w.start()) : null;
+                whole = w.find() ? lines.of(w.start(1)) : null;
             }
             default -> throw new IllegalStateException();
         }

@@ -31,7 +31,7 @@ final class VersionOrder implements Comparator<String> {
         for (int i = 0; i < Math.max(x.size(), y.size()); i++) {
             Object p = i < x.size() ? x.get(i) : null;
             Object q = i < y.size() ? y.get(i) : null;
-            int c = compare(p, q);
+            int c = comparePart(p, q);
             if (c != 0) {
                 return c;
             }
@@ -39,12 +39,12 @@ final class VersionOrder implements Comparator<String> {
         return 0;
     }
 
-    private static int compare(Object p, Object q) {
+    private static int comparePart(Object p, Object q) {
         if (p == null && q == null) {
             return 0;
         }
         if (p == null) {
-            return -compare(q, null);
+            return -comparePart(q, null);
         }
         if (p instanceof BigInteger n) {
             if (q == null) {
