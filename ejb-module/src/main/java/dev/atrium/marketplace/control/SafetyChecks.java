@@ -20,6 +20,7 @@ import dev.atrium.marketplace.entity.CheckResult;
 import dev.atrium.marketplace.entity.SafetyReport;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.sandbox.BundleRefused;
 import dev.atrium.sandbox.BundleUnpacker;
 import dev.atrium.sandbox.Executor;
 import dev.atrium.sandbox.SandboxRefused;
@@ -76,10 +77,10 @@ public class SafetyChecks {
             Path bundle = dir.resolve("bundle");
             try {
                 BundleUnpacker.unpack(archive, bundle, settings.bundleMaxEntries(), settings.bundleMaxUnpackedBytes());
-            } catch (Exception refused) {
+            } catch (BundleRefused refused) {
                 return new SafetyReport(List.of(CheckResult.ran(StaticScan.NAME, "The bundle could not be unpacked",
-                        List.of(CheckFinding.high("", "The bundle could not be unpacked: " + refused.getMessage())),
-                        0)));
+                        List.of(CheckFinding.high(refused.entry(), "The bundle could not be unpacked: "
+                                + refused.reason())), 0)));
             }
             return run(card, bundle, archive, format);
         } catch (IOException e) {
