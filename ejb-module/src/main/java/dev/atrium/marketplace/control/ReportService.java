@@ -95,10 +95,11 @@ public class ReportService {
      * instead of being taken down again by the next single report.
      */
     private long reportersSinceListed(Agent agent) {
-        Instant listed = em.createQuery("SELECT MAX(e.createdAt) FROM AgentEvent e WHERE e.agentId = :agent "
-                        + "AND e.action = :approved", Instant.class)
+        // not MAX(): an aggregate comes back as the driver's type, past the attribute's converter
+        Instant listed = em.createQuery("SELECT e.createdAt FROM AgentEvent e WHERE e.agentId = :agent "
+                        + "AND e.action = :approved ORDER BY e.createdAt DESC", Instant.class)
                 .setParameter("agent", agent.id()).setParameter("approved", AgentAction.APPROVED)
-                .getSingleResult();
+                .setMaxResults(1).getResultStream().findFirst().orElse(null);
         var query = em.createQuery("SELECT COUNT(DISTINCT r.userId) FROM AgentReport r WHERE r.agentId = :agent"
                 + (listed == null ? "" : " AND r.createdAt >= :listed"), Long.class)
                 .setParameter("agent", agent.id());
