@@ -232,6 +232,10 @@ class TrustAndReportsIT {
         assertThat(codes(events, "trust_changed")).containsExactly("unverified_to_community",
                 "community_to_unverified");
         assertThat(report(Accounts.verified("victim-d"), id, "other", "too late").status()).isEqualTo(404);
+        var alerts = staff.api().get("/admin/alerts?kind=agent_incident&subject=agent:" + id).json();
+        assertThat(alerts.get("total").asLong()).isEqualTo(1);
+        assertThat(alerts.at("/items/0/details").asText()).contains("security_reports")
+                .contains("community → unverified");
 
         var reports = staff.api().get("/v1/admin/agents/" + id + "/reports?sort=created_at");
         assertThat(reports.status()).as(reports.toString()).isEqualTo(200);
