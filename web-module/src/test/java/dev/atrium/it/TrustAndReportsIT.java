@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -52,7 +53,7 @@ class TrustAndReportsIT {
     }
 
     private Reply trust(Accounts.Account who, String id, String level, String note) {
-        var body = new java.util.HashMap<String, Object>();
+        var body = new HashMap<String, Object>();
         body.put("level", level);
         if (note != null) {
             body.put("note", note);
