@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 
-/** The record's status moves, versions, trust spellings and the ranking score. */
+/** The record's status moves, trust moves, versions, trust spellings and the ranking score. */
 class AgentRulesTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
@@ -48,6 +48,65 @@ class AgentRulesTest {
 
         assertThat(agent.status()).isEqualTo(AgentStatus.ACTIVE);
         assertThat(agent.trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
+    }
+
+    @Test
+    void whenCommunityIsEarnedThenOnlyAnUnverifiedAgentMovesAndAgainChangesNothing() {
+        Agent agent = agent();
+        agent.approve(NOW);
+
+        assertThat(agent.earnCommunity()).isTrue();
+        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
+        assertThat(agent.earnCommunity()).isFalse();
+        agent.changeTrust(TrustLevel.OFFICIAL);
+        assertThat(agent.earnCommunity()).isFalse();
+        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.OFFICIAL);
+    }
+
+    @Test
+    void whenAnAdministratorMovesTrustThenOneStepUpOrAnyStepDown() {
+        for (TrustLevel from : TrustLevel.values()) {
+            for (TrustLevel to : TrustLevel.values()) {
+                Agent agent = agent();
+                while (agent.trustLevel() != from) {
+                    agent.changeTrust(TrustLevel.values()[agent.trustLevel().ordinal() + 1]);
+                }
+                boolean allowed = to != from && to.ordinal() <= from.ordinal() + 1;
+                if (allowed) {
+                    assertThat(agent.changeTrust(to)).as(from + " → " + to).isEqualTo(from);
+                    assertThat(agent.trustLevel()).isEqualTo(to);
+                } else {
+                    assertThatThrownBy(() -> agent.changeTrust(to)).as(from + " → " + to)
+                            .isInstanceOf(BusinessException.class)
+                            .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.CONFLICT);
+                    assertThat(agent.trustLevel()).isEqualTo(from);
+                }
+            }
+        }
+    }
+
+    @Test
+    void whenUnverifiedIsMadeOfficialThenRefusedNamingTheWayThroughCommunity() {
+        Agent agent = agent();
+
+        assertThatThrownBy(() -> agent.changeTrust(TrustLevel.OFFICIAL)).hasMessageContaining("community first");
+        assertThatThrownBy(() -> agent.changeTrust(null)).isInstanceOf(BusinessException.class);
+        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
+    }
+
+    @Test
+    void whenDemotedThenUnverifiedFromAnyLevelAndTheStatusStays() {
+        for (TrustLevel from : TrustLevel.values()) {
+            Agent agent = agent();
+            agent.approve(NOW);
+            while (agent.trustLevel() != from) {
+                agent.changeTrust(TrustLevel.values()[agent.trustLevel().ordinal() + 1]);
+            }
+
+            assertThat(agent.demote()).isEqualTo(from);
+            assertThat(agent.trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
+            assertThat(agent.status()).isEqualTo(AgentStatus.ACTIVE);
+        }
     }
 
     @Test
