@@ -30,7 +30,7 @@ import jakarta.json.JsonValue;
  * labels of letters, digits and hyphens with a top-level label of two or more letters (so {@code a@10.0.0.1} is not
  * one); the full-width {@code ＠} counts as {@code @}. Spelled-out forms ({@code bob [at] example [dot] com}) are not
  * recognised.</li>
- * <li>card: 13 to 19 digits beginning with 2 to 6 (the payment networks' major industry identifiers), with the
+ * <li>card: 13 to 19 digits in a payment network's number range and length (see {@code network}), with the
  * Luhn check passing, written either as one group or in groups of four (the last one shorter) or as 4-6-5 / 4-6-4,
  * groups joined by a single space or hyphen.</li>
  * <li>IBAN: a country code of the IBAN registry, two check digits, then exactly that country's length, with the
@@ -256,10 +256,31 @@ public final class PersonalData {
     /** ASCII digits of a card and their group sizes. */
     static boolean isCard(String digits, List<Integer> groups) {
         int n = digits.length();
-        if (n < 13 || n > 19 || digits.charAt(0) < '2' || digits.charAt(0) > '6') {
+        if (n < 13 || n > 19 || !network(digits)) {
             return false;
         }
         return cardGrouping(groups) && luhn(digits);
+    }
+
+    /**
+     * The payment networks' number ranges and lengths, so that long timestamps, order numbers and ISBNs starting
+     * with the same digits are not taken for cards: Mastercard 2221–2720 and 51–55 (16), Amex 34/37 (15), Diners
+     * 30/36/38/39 (14–19), JCB 35 (16–19), Visa 4 (13, 16, 19), Maestro 50/56–59 and Discover/UnionPay/Maestro 6
+     * (13–19).
+     */
+    private static boolean network(String digits) {
+        int n = digits.length();
+        int two = (digits.charAt(0) - '0') * 10 + digits.charAt(1) - '0';
+        int four = two * 100 + (digits.charAt(2) - '0') * 10 + digits.charAt(3) - '0';
+        return switch (digits.charAt(0)) {
+            case '2' -> n == 16 && four >= 2221 && four <= 2720;
+            case '3' -> two == 34 || two == 37 ? n == 15
+                    : two == 30 || two == 36 || two == 38 || two == 39 ? n >= 14 : two == 35 && n >= 16;
+            case '4' -> n == 13 || n == 16 || n == 19;
+            case '5' -> two >= 51 && two <= 55 ? n == 16 : true;
+            case '6' -> true;
+            default -> false;
+        };
     }
 
     private static boolean cardGrouping(List<Integer> groups) {

@@ -106,8 +106,13 @@ public class PersonalDataTest {
                 Arguments.of("date and hour", "2024-01-15 10:30"),
                 Arguments.of("date then hour digits", "on 2024-01-15 1030 hours"),
                 Arguments.of("epoch millis", "1700000000000"),
+                Arguments.of("compact timestamp passing Luhn", "20261123211801"),
+                Arguments.of("timestamp in a path", "/data/services-data-20261123211801/keys"),
+                Arguments.of("Visa-like length 15", "411111111111116"),
+                Arguments.of("Amex prefix with 16 digits", "3400000000000000"),
                 Arguments.of("ISBN-13", "ISBN 978-3-16-148410-0"),
                 Arguments.of("ISBN-13 bare", "9780306406157"),
+                Arguments.of("ISBN-13 passing Luhn", "9780306406156"),
                 Arguments.of("ISBN-10", "ISBN 0-306-40615-2"),
                 Arguments.of("version", "v1.2.3"),
                 Arguments.of("bare version", "2.14.1"),
@@ -323,9 +328,15 @@ public class PersonalDataTest {
         };
     }
 
+    /** A prefix and a length of each network. */
+    private static final String[][] CARD_RANGES = {{"4", "16"}, {"4", "13"}, {"4", "19"}, {"51", "16"},
+            {"55", "16"}, {"2221", "16"}, {"2720", "16"}, {"34", "15"}, {"37", "15"}, {"36", "14"}, {"38", "19"},
+            {"35", "16"}, {"6011", "16"}, {"62", "19"}, {"50", "13"}, {"6", "17"}};
+
     private static String card(Random random) {
-        int length = 13 + random.nextInt(7);
-        var digits = new StringBuilder().append((char) ('2' + random.nextInt(5)));
+        String[] range = CARD_RANGES[random.nextInt(CARD_RANGES.length)];
+        int length = Integer.parseInt(range[1]);
+        var digits = new StringBuilder(range[0]);
         while (digits.length() < length - 1) {
             digits.append((char) ('0' + random.nextInt(10)));
         }
