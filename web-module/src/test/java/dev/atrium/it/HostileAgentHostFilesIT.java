@@ -77,7 +77,10 @@ class HostileAgentHostFilesIT {
                     out["processes"] = " ".join(seen)
                     return out
                 """, Map.of("files", files, "dirs", dirs)));
-        assertThat(listing.refused()).as(String.valueOf(listing.refusal())).isFalse();
+        if (HostileAgents.refusedByScan(listing)) {
+            HostileAgents.stillServing(caller, calm);
+            return;
+        }
 
         var reply = HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK);
         var report = HostileAgents.report(reply);

@@ -35,7 +35,10 @@ class HostileAgentMemoryIT {
                         held.append(b"\\x01" * (16 << 20))
                     return {"allocated_mb": len(held) * 16}
                 """, Map.of("mb", 2048)));
-        assertThat(listing.refused()).as(String.valueOf(listing.refusal())).isFalse();
+        if (HostileAgents.refusedByScan(listing)) {
+            HostileAgents.stillServing(caller, calm);
+            return;
+        }
 
         var reply = HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK);
 

@@ -57,7 +57,10 @@ class HostileAgentOrphanIT {
                                 pass
                     return {"orphans": alive}
                 """, Map.of("sleep", marker)));
-        assertThat(listing.refused()).as(String.valueOf(listing.refusal())).isFalse();
+        if (HostileAgents.refusedByScan(listing)) {
+            HostileAgents.stillServing(caller, calm);
+            return;
+        }
 
         var report = HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
 

@@ -35,7 +35,10 @@ class HostileAgentStdoutFloodIT {
                     sys.stdout.buffer.flush()
                     return {"flooded_mb": conf["mb"]}
                 """, Map.of("mb", 100)));
-        assertThat(listing.refused()).as(String.valueOf(listing.refusal())).isFalse();
+        if (HostileAgents.refusedByScan(listing)) {
+            HostileAgents.stillServing(caller, calm);
+            return;
+        }
 
         var reply = HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK);
 
@@ -55,7 +58,10 @@ class HostileAgentStdoutFloodIT {
                     sys.stderr.buffer.flush()
                     return {"flooded_mb": conf["mb"]}
                 """, Map.of("mb", 100)));
-        assertThat(listing.refused()).as(String.valueOf(listing.refusal())).isFalse();
+        if (HostileAgents.refusedByScan(listing)) {
+            HostileAgents.stillServing(caller, calm);
+            return;
+        }
 
         var reply = HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK);
 

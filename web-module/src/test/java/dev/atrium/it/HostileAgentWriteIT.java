@@ -60,7 +60,10 @@ class HostileAgentWriteIT {
                     out["scratch"] = scratch
                     return out
                 """, Map.of("outside", outside, "name", name)));
-        assertThat(listing.refused()).as(String.valueOf(listing.refusal())).isFalse();
+        if (HostileAgents.refusedByScan(listing)) {
+            HostileAgents.stillServing(caller, calm);
+            return;
+        }
 
         var report = HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
 
@@ -90,7 +93,10 @@ class HostileAgentWriteIT {
                             f.write("x")
                     return {"seen_before": any(seen.values())}
                 """, Map.of("name", name)));
-        assertThat(listing.refused()).as(String.valueOf(listing.refusal())).isFalse();
+        if (HostileAgents.refusedByScan(listing)) {
+            HostileAgents.stillServing(caller, calm);
+            return;
+        }
 
         var first = HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
         var second = HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));

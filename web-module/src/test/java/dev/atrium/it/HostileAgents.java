@@ -89,6 +89,20 @@ final class HostileAgents {
         return new Listing(id, null);
     }
 
+    /**
+     * Whether the submission was refused by a pre-listing check that names the bundle's code (the static scan):
+     * an accepted outcome for a hostile agent, written to the test's output so the notes can say which happened.
+     * A refusal for any other reason fails the test.
+     */
+    static boolean refusedByScan(Listing listing) {
+        if (!listing.refused()) {
+            return false;
+        }
+        assertThat(listing.refusal().body()).as("refused for its code").contains("main.py");
+        System.out.println("REFUSED AT SUBMISSION: " + listing.refusal());
+        return true;
+    }
+
     /** POST /v1/agents/{id}/invoke. */
     static Reply invoke(Accounts.Account caller, String id, Object input) {
         return caller.api().post("/v1/agents/" + id + "/invoke", input);
