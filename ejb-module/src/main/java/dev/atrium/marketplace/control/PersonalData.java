@@ -306,7 +306,7 @@ public final class PersonalData {
         private static final int LOCAL_MAX = 64;
         private static final int DOMAIN_MAX = 253;
 
-        static boolean at(char c) {
+        static boolean atSign(char c) {
             return c == '@' || c == '\uFF20';
         }
 
@@ -324,7 +324,7 @@ public final class PersonalData {
             int copied = 0;
             int n = text.length();
             for (int i = 0; i < n; i++) {
-                if (!at(text.charAt(i))) {
+                if (!atSign(text.charAt(i))) {
                     continue;
                 }
                 int start = i;
@@ -549,6 +549,9 @@ public final class PersonalData {
             }
         }
 
+        /** The most groups a card (4-4-4-4-3) or a phone number (+33 6 12 34 56 78) is written in. */
+        private static final int MAX_GROUPS = 6;
+
         /** A chunk: the groups between two whitespace joiners, [first, last] indexes into the run's groups. */
         private record Chunk(int first, int last, int start) {
         }
@@ -632,23 +635,11 @@ public final class PersonalData {
                     j++;
                 }
                 if (visible == 0 || visible > 2 || j >= n || !digit(text.charAt(j))) {
-                    if (j > groupEnd && text.charAt(groupEnd) == ')' && hasOpen(groups, text)) {
-                        end = groupEnd + 1;
-                    }
                     break;
                 }
                 i = j;
             }
             return end;
-        }
-
-        private static boolean hasOpen(List<Group> groups, String text) {
-            for (Group g : groups) {
-                if (g.joiner().indexOf('(') >= 0) {
-                    return true;
-                }
-            }
-            return false;
         }
 
         private static void classify(String text, int runStart, List<Group> groups, List<int[]> spans,
@@ -675,22 +666,31 @@ public final class PersonalData {
                 }
             }
             boolean plus = text.charAt(runStart) == '+';
+            int[] chunkDigits = new int[chunks.size()];
+            for (int c = 0; c < chunks.size(); c++) {
+                chunkDigits[c] = digitsOf(groups, chunks.get(c));
+            }
             int a = 0;
             while (a < chunks.size()) {
                 boolean matched = false;
                 int digits = 0;
+                int windowGroups = 0;
                 int b = a;
-                while (b < chunks.size() && digits + digitsOf(groups, chunks.get(b)) <= 19) {
-                    digits += digitsOf(groups, chunks.get(b));
+                // a window holds at most 19 digits (a card) in at most 6 groups (+33 6 12 34 56 78): bounded work
+                while (b < chunks.size() && digits + chunkDigits[b] <= 19
+                        && windowGroups + chunks.get(b).last() - chunks.get(b).first() + 1 <= MAX_GROUPS) {
+                    digits += chunkDigits[b];
+                    windowGroups += chunks.get(b).last() - chunks.get(b).first() + 1;
                     b++;
                 }
                 for (int last = b - 1; last >= a && !matched; last--) {
-                    Kind kind = kindOf(groups, chunks, a, last, plus && a == 0);
+                    // the shortest thing masked is an international number of 7 digits
+                    Kind kind = digits < 7 ? null : kindOf(groups, chunks, a, last, plus && a == 0);
+                    digits -= chunkDigits[last];
                     if (kind != null) {
                         Chunk from = chunks.get(a);
                         int end = groups.get(chunks.get(last).last()).end();
-                        if (end < text.length() && text.charAt(end) == ')' && openIn(groups, from, chunks.get(last),
-                                text, from.start())) {
+                        if (end < text.length() && text.charAt(end) == ')' && opened(text, from.start(), end)) {
                             end++;
                         }
                         spans.add(new int[] {from.start(), end});
@@ -705,10 +705,10 @@ public final class PersonalData {
             }
         }
 
-        private static boolean openIn(List<Group> groups, Chunk from, Chunk to, String text, int start) {
+        /** Whether a parenthesis opened in [from, to) is still open, so the closing one belongs to the span. */
+        private static boolean opened(String text, int from, int to) {
             int open = 0;
-            int end = groups.get(to.last()).end();
-            for (int k = start; k < end; k++) {
+            for (int k = from; k < to; k++) {
                 if (text.charAt(k) == '(') {
                     open++;
                 } else if (text.charAt(k) == ')') {
