@@ -1,0 +1,344 @@
+package dev.atrium.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs real agents under the real sandbox (bwrap, root cgroups). Each hostile agent is stopped with its outcome,
+ * and nothing of the run is left behind: no cgroup, no file in the work root, no process.
+ */
+class BubblewrapExecutorTest {
+
+    private static final Limits SMALL = new Limits(64 * Limits.MIB, 50, 32, Duration.ofSeconds(10), 64 * 1024,
+            16 * 1024, 4 * Limits.MIB);
+    private static final List<String> CONTROLLERS = List.of("memory", "cpu", "pids", "freezer");
+
+    @TempDir
+    static Path shared;
+    private static BubblewrapExecutor executor;
+    private static Path workRoot;
+
+    @TempDir
+    Path bundle;
+    private final String token = "atrium" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+
+    @BeforeAll
+    static void startExecutor() {
+        if (!Files.isExecutable(Path.of(BubblewrapExecutor.BWRAP))) {
+            fail("bubblewrap is not installed at /usr/bin/bwrap: run scripts/services (it installs bubblewrap and "
+                    + "strace) before the sandbox's tests");
+        }
+        workRoot = shared.resolve("work");
+        executor = BubblewrapExecutor.create(workRoot);
+        assertThat(executor.capabilities().namespaces()).as(executor.capabilities().problems().toString()).isTrue();
+        assertThat(executor.capabilities().canRunUntrusted()).as(executor.capabilities().problems().toString())
+                .isTrue();
+    }
+
+    @AfterEach
+    void nothingLeftBehind() throws IOException {
+        try (Stream<Path> files = Files.list(workRoot)) {
+            assertThat(files.toList()).as("files left in the work root").isEmpty();
+        }
+        String prefix = "r-" + ProcessHandle.current().pid() + "-";
+        for (String controller : CONTROLLERS) {
+            Path parent = Path.of("/sys/fs/cgroup", controller, Cgroups.PARENT);
+            if (Files.isDirectory(parent)) {
+                try (Stream<Path> groups = Files.list(parent)) {
+                    assertThat(groups.filter(Files::isDirectory).map(p -> p.getFileName().toString())
+                            .filter(n -> n.startsWith(prefix)).toList()).as("cgroups left").isEmpty();
+                }
+            }
+        }
+        assertThat(processesWith(token)).as("processes left").isEmpty();
+    }
+
+    @Test
+    void whenPythonAgentReadsJsonThenItAnswersJson() throws IOException {
+        write("main.py", """
+                import json, sys
+                request = json.load(sys.stdin)
+                print(json.dumps({"output": {"echo": request["input"]["text"].upper()}, "usage": {"tokens": 3}}))
+                """);
+        RunResult run = run(spec(List.of("/usr/bin/python3", "main.py"), "{\"input\":{\"text\":\"hello\"}}",
+                SMALL));
+        assertThat(run.outcome()).as(run.stderrText()).isEqualTo(Outcome.EXITED);
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.stdoutText()).contains("\"echo\": \"HELLO\"").contains("\"tokens\": 3");
+        assertThat(run.peakMemoryBytes()).isPositive();
+    }
+
+    @Test
+    void whenShellAgentReadsStdinThenItAnswersOnStdout() throws IOException {
+        write("agent.sh", """
+                read -r line
+                printf '{"output":{"got":%s}}\\n' "$line"
+                echo "a log line" >&2
+                exit 0
+                """);
+        RunResult run = run(spec(List.of("/bin/sh", "agent.sh"), "{\"n\":1}", SMALL));
+        assertThat(run.succeeded()).as(run.stderrText()).isTrue();
+        assertThat(run.stdoutText().trim()).isEqualTo("{\"output\":{\"got\":{\"n\":1}}}");
+        assertThat(run.stderrText()).contains("a log line");
+    }
+
+    @Test
+    void whenAgentExitsNonZeroThenExitedWithItsCode() throws IOException {
+        RunResult run = run(spec(List.of("/bin/sh", "-c", "exit 3"), "", SMALL));
+        assertThat(run.outcome()).isEqualTo(Outcome.EXITED);
+        assertThat(run.exitCode()).isEqualTo(3);
+    }
+
+    @Test
+    void whenMemoryPastTheLimitThenMemoryLimit() throws IOException {
+        write("hog.py", """
+                chunks = []
+                while True:
+                    chunks.append(bytearray(8 * 1024 * 1024))
+                """);
+        RunResult run = run(spec(List.of("/usr/bin/python3", "hog.py", token), "", SMALL));
+        assertThat(run.outcome()).as(run.detail() + run.stderrText()).isEqualTo(Outcome.MEMORY_LIMIT);
+        assertThat(run.peakMemoryBytes()).isGreaterThan(32 * Limits.MIB).isLessThanOrEqualTo(SMALL.memoryBytes());
+    }
+
+    @Test
+    void whenForkingPastTheProcessLimitThenForksFailAndTheRunEnds() throws IOException {
+        write("forks.py", """
+                import os, sys, time
+                made = 0
+                try:
+                    while made < 10000:
+                        if os.fork() == 0:
+                            time.sleep(30)
+                            os._exit(0)
+                        made += 1
+                except OSError as e:
+                    pass
+                print(made)
+                """);
+        RunResult run = run(spec(List.of("/usr/bin/python3", "forks.py", token), "", SMALL));
+        assertThat(run.outcome()).as(run.stderrText()).isEqualTo(Outcome.EXITED);
+        assertThat(Integer.parseInt(run.stdoutText().trim())).isLessThan(SMALL.maxProcesses() + 5);
+        assertThat(run.wallTime()).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void whenShellForkBombThenItIsContainedUntilTheTimeout() throws IOException {
+        Limits limits = SMALL.withTimeout(Duration.ofSeconds(3));
+        RunResult run = run(spec(List.of("/bin/sh", "-c", "b() { b | b & }; b; sleep 60 # " + token), "", limits));
+        // the failing forks fill stderr (OUTPUT_LIMIT) or the bomb runs into the timeout: either way it is stopped
+        assertThat(run.outcome()).isIn(Outcome.TIMED_OUT, Outcome.OUTPUT_LIMIT, Outcome.EXITED, Outcome.KILLED);
+        assertThat(run.wallTime()).isLessThan(Duration.ofSeconds(8));
+        // the machine is fine: the next run works
+        assertThat(run(spec(List.of("/bin/true"), "", SMALL)).succeeded()).isTrue();
+    }
+
+    @Test
+    void whenConnectingWithoutNetworkThenItFailsAndTheAuditListsIt() throws IOException {
+        write("net.py", """
+                import socket
+                s = socket.socket()
+                s.settimeout(2)
+                try:
+                    s.connect(("93.184.216.34", 443))
+                    print("connected")
+                except OSError as e:
+                    print("refused", e.errno)
+                """);
+        RunResult run = run(new RunSpec(bundle, List.of("/usr/bin/python3", "net.py"), new byte[0], Map.of(), SMALL,
+                Network.NONE, false, true, true));
+        assertThat(run.stdoutText()).as(run.stderrText()).startsWith("refused");
+        assertThat(run.networkAttempts()).anySatisfy(a -> assertThat(a).startsWith("connect(")
+                .contains("93.184.216.34").contains("htons(443)"));
+        assertThat(run.networkAttempts()).noneMatch(a -> a.contains("AF_NETLINK"));
+    }
+
+    @Test
+    void whenWritingOutsideScratchThenEveryPlaceIsReadOnlyOrAbsent() throws IOException {
+        write("w.sh", """
+                for f in /agent/x /usr/x /x /etc/x /proc/sys/kernel/core_pattern /home/x /scratch/x; do
+                  if (echo hi > "$f") 2>/dev/null; then echo "WROTE $f"; else echo "denied $f"; fi
+                done
+                """);
+        RunResult run = run(spec(List.of("/bin/sh", "w.sh"), "", SMALL));
+        assertThat(run.stdoutText()).as(run.stderrText()).doesNotContain("WROTE").contains("denied /agent/x")
+                .contains("denied /x").contains("denied /usr/x").contains("denied /scratch/x");
+        assertThat(bundle.resolve("x")).doesNotExist();
+    }
+
+    @Test
+    void whenScratchIsGrantedThenItIsWritableAndBounded() throws IOException {
+        write("s.sh", """
+                echo hi > "$SCRATCH/note" && cat "$SCRATCH/note"
+                echo tmp > /tmp/t && cat /tmp/t
+                head -c 8388608 /dev/zero > "$SCRATCH/big" 2>/dev/null || echo "scratch full"
+                """);
+        RunResult run = run(new RunSpec(bundle, List.of("/bin/sh", "s.sh"), new byte[0], Map.of(), SMALL,
+                Network.NONE, true, false, true));
+        assertThat(run.stdoutText()).as(run.stderrText()).isEqualTo("hi\ntmp\nscratch full\n");
+    }
+
+    @Test
+    void whenReadingHostFilesThenTheyAreAbsent() throws IOException {
+        write("r.sh", """
+                for f in /etc/shadow /root /work /home /var /proc/1/environ /etc/hostname /sys/fs/cgroup; do
+                  if [ -e "$f" ]; then echo "SEEN $f"; cat "$f" 2>/dev/null | head -c 200; else echo "absent $f"; fi
+                done
+                cat /etc/passwd
+                """);
+        RunResult run = run(spec(List.of("/bin/sh", "r.sh"), "", SMALL));
+        String out = run.stdoutText();
+        assertThat(out).as(run.stderrText()).contains("absent /etc/shadow", "absent /root", "absent /work",
+                "absent /home", "absent /var", "absent /sys/fs/cgroup");
+        // /proc is the sandbox's own: its pid 1 is bwrap's init, whose environment is empty of the host's
+        assertThat(out).doesNotContain("JAVA_HOME").doesNotContain("MAVEN");
+        assertThat(out).contains("nobody:x:65534").doesNotContain("root:");
+    }
+
+    @Test
+    void whenSleepingPastTheTimeoutThenTimedOutAndTheTreeKilled() throws IOException {
+        Limits limits = SMALL.withTimeout(Duration.ofSeconds(2));
+        RunResult run = run(spec(List.of("/bin/sh", "-c", "sleep 300 & sleep 300; : " + token), "", limits));
+        assertThat(run.outcome()).isEqualTo(Outcome.TIMED_OUT);
+        assertThat(run.detail()).isEqualTo("timed out after 2 s");
+        assertThat(run.wallTime()).isLessThan(Duration.ofSeconds(6));
+    }
+
+    @Test
+    void whenFloodingStdoutThenOutputLimitWithBoundedMemory() throws IOException {
+        long before = usedHeap();
+        RunResult run = run(spec(List.of("/bin/sh", "-c", "head -c 104857600 /dev/zero; : " + token), "", SMALL));
+        assertThat(run.outcome()).isEqualTo(Outcome.OUTPUT_LIMIT);
+        assertThat(run.stdout()).hasSize((int) SMALL.maxStdoutBytes());
+        assertThat(run.stdoutTruncated()).isTrue();
+        assertThat(usedHeap() - before).isLessThan(32 * Limits.MIB);
+    }
+
+    @Test
+    void whenAChildOutlivesItsParentThenItIsGoneAfterTheRun() throws IOException {
+        write("orphan.sh", "setsid sleep 300 " + token.length() + " & echo started\n");
+        RunResult run = run(spec(List.of("/bin/sh", "orphan.sh", token), "", SMALL));
+        assertThat(run.succeeded()).as(run.stderrText()).isTrue();
+        assertThat(run.stdoutText()).isEqualTo("started\n");
+        assertThat(processesWith("sleep\0" + "300\0" + token.length())).isEmpty();
+    }
+
+    /** bwrap itself sets PWD to the working directory it changed to; nothing else of the host gets through. */
+    @Test
+    void whenEnvironmentIsDeclaredThenOnlyItIsSeen() throws IOException {
+        RunResult run = run(new RunSpec(bundle, List.of("/usr/bin/env"), new byte[0], Map.of("API_MODE", "test"),
+                SMALL, Network.NONE, false, false, true));
+        assertThat(run.stdoutText().lines().sorted().toList()).as(run.stderrText())
+                .containsExactly("API_MODE=test", "HOME=/tmp", "LANG=C.UTF-8", "PATH=/usr/local/bin:/usr/bin:/bin",
+                        "PWD=/agent");
+    }
+
+    @Test
+    void whenRunsAreConcurrentThenEachGetsItsOwnGroup() throws Exception {
+        List<Thread> threads = new ArrayList<>();
+        List<RunResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int i = 0; i < 4; i++) {
+            int n = i;
+            Thread t = new Thread(() -> results.add(executor.run(spec(List.of("/bin/sh", "-c", "echo " + n), "",
+                    SMALL))));
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(results).hasSize(4).allMatch(RunResult::succeeded);
+    }
+
+    @Test
+    void whenTheRunningThreadIsInterruptedThenTheTreeIsKilledAndCleanedUp() throws Exception {
+        var result = new java.util.concurrent.atomic.AtomicReference<RunResult>();
+        var interruptedAfter = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread t = new Thread(() -> {
+            result.set(executor.run(spec(List.of("/bin/sh", "-c", "sleep 300; : " + token), "", SMALL)));
+            interruptedAfter.set(Thread.currentThread().isInterrupted());
+        });
+        t.start();
+        Thread.sleep(500);
+        t.interrupt();
+        t.join(10_000);
+        assertThat(result.get().outcome()).isEqualTo(Outcome.KILLED);
+        assertThat(interruptedAfter).isTrue();
+    }
+
+    @Test
+    void whenLimitsCannotBeAppliedThenAnUntrustedRunIsRefused(@TempDir Path elsewhere) throws IOException {
+        Path unwritable = elsewhere.resolve("cgroup");
+        Files.createDirectories(unwritable);
+        Files.setPosixFilePermissions(unwritable, PosixFilePermissions.fromString("r-xr-xr-x"));
+        var limited = BubblewrapExecutor.create(elsewhere.resolve("work"), unwritable);
+        assertThat(limited.capabilities().canRunUntrusted()).isFalse();
+        assertThat(limited.capabilities().memoryLimit()).isFalse();
+        assertThat(limited.capabilities().problems()).anyMatch(p -> p.contains("memory"));
+        assertThatThrownBy(() -> limited.run(spec(List.of("/bin/true"), "", SMALL)))
+                .isInstanceOf(SandboxRefused.class).hasMessageContaining("never run without limits");
+        // a trusted run (no card involved) still works, namespaces only
+        var trusted = new RunSpec(bundle, List.of("/bin/true"), new byte[0], Map.of(), SMALL, Network.NONE, false,
+                false, false);
+        assertThat(limited.run(trusted).succeeded()).isTrue();
+    }
+
+    private RunSpec spec(List<String> command, String stdin, Limits limits) {
+        return RunSpec.of(bundle, command, stdin.getBytes(StandardCharsets.UTF_8), limits);
+    }
+
+    private RunResult run(RunSpec spec) {
+        return executor.run(spec);
+    }
+
+    private void write(String name, String text) throws IOException {
+        Path file = bundle.resolve(name);
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+    }
+
+    private static long usedHeap() {
+        System.gc();
+        Runtime r = Runtime.getRuntime();
+        return r.totalMemory() - r.freeMemory();
+    }
+
+    /** Pids whose command line contains the text (NUL separates arguments). */
+    static List<Long> processesWith(String text) {
+        List<Long> pids = new ArrayList<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
+                try {
+                    String cmdline = new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8);
+                    if (cmdline.contains(text) && Long.parseLong(p.getFileName().toString())
+                            != ProcessHandle.current().pid()) {
+                        pids.add(Long.parseLong(p.getFileName().toString()));
+                    }
+                } catch (IOException ignored) {
+                    // gone meanwhile
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return pids;
+    }
+}
