@@ -2,9 +2,12 @@ package dev.atrium.marketplace.entity;
 
 import java.util.Locale;
 
-/** The spec's grounds for a manual takedown; the reviewer adds free text. */
+/**
+ * The spec's grounds for a takedown: the manual ones a reviewer gives with free text, and the automatic
+ * {@code security_reports} (3 or more users reported a security problem).
+ */
 public enum TakedownReason {
-    DESCRIPTION_SERIOUSLY_WRONG, HIDDEN_CHARGING, COPYING_ANOTHER_DEVELOPER;
+    DESCRIPTION_SERIOUSLY_WRONG, HIDDEN_CHARGING, COPYING_ANOTHER_DEVELOPER, SECURITY_REPORTS;
 
     public String value() {
         return name().toLowerCase(Locale.ROOT);
