@@ -66,7 +66,8 @@ class MarketplaceIT {
         Instant due = Instant.parse(answer.get("estimated_review").asText());
         assertThat(due).isBetween(before.plus(Duration.ofHours(24)).minusSeconds(5),
                 Instant.now().plus(Duration.ofHours(24)).plusSeconds(5));
-        assertThat(answer.at("/smoke_tests/status").asText()).isEqualTo("not_run");
+        assertThat(answer.at("/smoke_tests/status").asText()).isEqualTo("passed");
+        assertThat(answer.get("checks")).extracting(c -> c.get("status").asText()).doesNotContain("failed");
         String id = answer.get("agent_id").asText();
         assertThat(reply.header("Location")).isEqualTo("/v1/agents/" + id);
 
@@ -78,7 +79,7 @@ class MarketplaceIT {
         assertThat(record.get("version").asText()).isEqualTo("1.0.0");
         assertThat(record.get("downloads").asLong()).isZero();
         assertThat(record.get("avg_rating").asInt()).isZero();
-        assertThat(record.get("smoke_tests").asText()).isEqualTo("not_run");
+        assertThat(record.get("smoke_tests").asText()).isEqualTo("passed");
         assertThat(record.at("/agent_card/name").asText()).isEqualTo(name);
         assertThat(record.get("capabilities")).extracting(JsonNode::asText).containsExactly("do-one-thing");
         assertThat(record.at("/pricing/model").asText()).isEqualTo("per_call");
@@ -93,7 +94,8 @@ class MarketplaceIT {
         var queue = staff.api().get("/v1/admin/submissions?status=pending_review&agent_id=" + id).json();
         assertThat(queue.get("total").asLong()).isEqualTo(1);
         assertThat(queue.at("/items/0/name").asText()).isEqualTo(name);
-        assertThat(queue.at("/items/0/smoke_tests/status").asText()).isEqualTo("not_run");
+        assertThat(queue.at("/items/0/smoke_tests/status").asText()).isEqualTo("passed");
+        assertThat(queue.at("/items/0/checks/0/name").asText()).isEqualTo("smoke_tests");
         assertThat(queue.at("/items/0/bundle_size").asLong()).isPositive();
     }
 
@@ -164,6 +166,9 @@ class MarketplaceIT {
         var reply = submit(dev.api(), card, null);
 
         assertThat(reply.status()).as(reply.toString()).isEqualTo(202);
+        // no container runtime runs images here: the smoke tests are not run, and say why
+        assertThat(reply.json().at("/smoke_tests/status").asText()).isEqualTo("not_run");
+        assertThat(reply.json().at("/smoke_tests/detail").asText()).contains("image");
         String id = reply.json().get("agent_id").asText();
         assertThat(dev.api().get("/v1/agents/" + id).json().get("docker_image").asText())
                 .isEqualTo("registry.example/agents/image-agent:1.0.0");

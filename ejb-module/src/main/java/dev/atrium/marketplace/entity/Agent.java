@@ -231,6 +231,20 @@ public class Agent {
         return before;
     }
 
+    /**
+     * A re-scan found something high-risk: a pending or listed agent is suspended. Answers the status it had, or null
+     * when it was already suspended or rejected (nothing changes then).
+     */
+    public AgentStatus suspendForFinding(Instant now) {
+        if (status != AgentStatus.PENDING && status != AgentStatus.ACTIVE) {
+            return null;
+        }
+        AgentStatus before = status;
+        this.status = AgentStatus.SUSPENDED;
+        touch(now);
+        return before;
+    }
+
     /** Recomputes the ranking score, whose freshness part decays with time. */
     public void refreshRanking(Instant now) {
         this.rankingScore = RankingScore.of(qualityScore, totalCalls, avgRating, updatedAt, now);

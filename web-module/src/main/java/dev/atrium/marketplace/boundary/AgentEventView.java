@@ -13,7 +13,7 @@ public record AgentEventView(
         long id,
         UUID agentId,
         @Schema(enumeration = {"submitted", "resubmitted", "approved", "rejected", "taken_down", "trust_changed",
-                "incident"}) String action,
+                "incident", "checked", "rescanned"}) String action,
         @Schema(nullable = true) String fromStatus,
         String toStatus,
         String version,
