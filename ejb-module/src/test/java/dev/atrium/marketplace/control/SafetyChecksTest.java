@@ -45,6 +45,7 @@ class SafetyChecksTest {
     @BeforeEach
     void wire() {
         checks.executor = new ProcessExecutor();
+        checks.slots = new SandboxSlots(2, java.time.Duration.ofSeconds(5));
         checks.cards = new CardValidation();
         checks.cards.compile();
         checks.settings = new MarketplaceSettings();
