@@ -356,7 +356,6 @@ public final class BubblewrapExecutor implements Executor {
         if (!audit) {
             problems.add("strace is missing: network calls cannot be audited");
         }
-        problems.add("Outbound network, when allowed, is the host's: the domain list is not enforced");
         return new SandboxCapabilities("bubblewrap", namespaces, cgroups.memory(), cgroups.cpu(),
                 cgroups.pids() || Files.isExecutable(Path.of(PRLIMIT)), cgroups.version(), false,
                 audit, problems);

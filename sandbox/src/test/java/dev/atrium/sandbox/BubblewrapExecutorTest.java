@@ -285,6 +285,34 @@ class BubblewrapExecutorTest {
     }
 
     @Test
+    void whenThereIsNoPidsControllerThenRlimitNprocHoldsTheForks(@TempDir Path elsewhere) throws IOException {
+        // a cgroup root offering memory, cpu and freezer but no pids controller
+        Path root = Files.createDirectories(elsewhere.resolve("cgroup"));
+        for (String controller : List.of("memory", "cpu", "freezer")) {
+            Files.createSymbolicLink(root.resolve(controller), Path.of("/sys/fs/cgroup", controller));
+        }
+        var noPids = BubblewrapExecutor.create(elsewhere.resolve("work"), root);
+        assertThat(noPids.capabilities().processLimit()).isTrue();
+        assertThat(noPids.capabilities().canRunUntrusted()).as(noPids.capabilities().problems().toString()).isTrue();
+        write("forks.py", """
+                import os, time
+                made = 0
+                try:
+                    while made < 10000:
+                        if os.fork() == 0:
+                            time.sleep(30)
+                            os._exit(0)
+                        made += 1
+                except OSError:
+                    pass
+                print(made)
+                """);
+        RunResult run = noPids.run(spec(List.of("/usr/bin/python3", "forks.py", token), "", SMALL));
+        assertThat(run.outcome()).as(run.stderrText()).isEqualTo(Outcome.EXITED);
+        assertThat(Integer.parseInt(run.stdoutText().trim())).isPositive().isLessThan(SMALL.maxProcesses());
+    }
+
+    @Test
     void whenLimitsCannotBeAppliedThenAnUntrustedRunIsRefused(@TempDir Path elsewhere) throws IOException {
         Path unwritable = elsewhere.resolve("cgroup");
         Files.createDirectories(unwritable);
