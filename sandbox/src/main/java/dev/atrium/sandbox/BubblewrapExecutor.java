@@ -392,9 +392,11 @@ public final class BubblewrapExecutor implements Executor {
     private static void kill(Process process, Cgroups.Group group) {
         if (group != null) {
             group.killAll();
+        } else {
+            // without cgroups: bwrap's pid namespace dies with its init, which dies with bwrap (--die-with-parent);
+            // the descendants scan reads all of /proc, so it is kept to this case
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
         }
-        // without cgroups: bwrap's pid namespace dies with its init, which dies with bwrap (--die-with-parent)
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
     }
 
