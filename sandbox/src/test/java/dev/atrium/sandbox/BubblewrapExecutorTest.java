@@ -172,6 +172,39 @@ class BubblewrapExecutorTest {
     }
 
     @Test
+    void whenNetworkIsAllowedThenTheHostNetworkIsReachableAndOtherwiseNot() throws Exception {
+        try (var server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread accept = new Thread(() -> {
+                for (int i = 0; i < 2; i++) {
+                    try (var socket = server.accept()) {
+                        socket.getOutputStream().write("pong\n".getBytes(StandardCharsets.UTF_8));
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            accept.setDaemon(true);
+            accept.start();
+            write("client.py", """
+                    import socket, sys
+                    try:
+                        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
+                        print(s.recv(10).decode().strip())
+                    except OSError as e:
+                        print("failed", e.errno)
+                    """);
+            var command = List.of("/usr/bin/python3", "client.py", "" + server.getLocalPort());
+            RunResult shared = run(new RunSpec(bundle, command, new byte[0], Map.of(), SMALL, Network.to(List.of()),
+                    false, false, true));
+            RunResult isolated = run(new RunSpec(bundle, command, new byte[0], Map.of(), SMALL, Network.NONE, false,
+                    false, true));
+            assertThat(shared.stdoutText()).as(shared.stderrText()).isEqualTo("pong\n");
+            // the empty namespace has its own loopback, where nothing listens
+            assertThat(isolated.stdoutText()).as(isolated.stderrText()).startsWith("failed");
+        }
+    }
+
+    @Test
     void whenWritingOutsideScratchThenEveryPlaceIsReadOnlyOrAbsent() throws IOException {
         write("w.sh", """
                 for f in /agent/x /usr/x /x /etc/x /proc/sys/kernel/core_pattern /home/x /scratch/x; do
@@ -310,6 +343,40 @@ class BubblewrapExecutorTest {
         RunResult run = noPids.run(spec(List.of("/usr/bin/python3", "forks.py", token), "", SMALL));
         assertThat(run.outcome()).as(run.stderrText()).isEqualTo(Outcome.EXITED);
         assertThat(Integer.parseInt(run.stdoutText().trim())).isPositive().isLessThan(SMALL.maxProcesses());
+        for (String controller : List.of("memory", "cpu", "freezer")) {
+            Files.delete(root.resolve(controller));
+        }
+    }
+
+    @Test
+    void whenACrashedProcessLeftARunBehindThenTheNextExecutorSweepsIt(@TempDir Path elsewhere) throws Exception {
+        long dead = deadPid();
+        String name = "r-" + dead + "-1-1";
+        Path memory = Path.of("/sys/fs/cgroup/memory", Cgroups.PARENT, name);
+        Files.createDirectories(memory);
+        Path work = Files.createDirectories(elsewhere.resolve("work"));
+        Files.createDirectories(work.resolve(name).resolve("inside"));
+        Process orphan = new ProcessBuilder("/bin/sh", "-c", "echo $$ > " + memory.resolve("cgroup.procs")
+                + "; exec sleep 300 " + token.length()).start();
+        try {
+            for (int i = 0; i < 100 && Files.readString(memory.resolve("cgroup.procs")).isBlank(); i++) {
+                Thread.sleep(10);
+            }
+            BubblewrapExecutor.create(work);
+            assertThat(memory).doesNotExist();
+            assertThat(work.resolve(name)).doesNotExist();
+            assertThat(orphan.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        } finally {
+            orphan.destroyForcibly();
+        }
+    }
+
+    private static long deadPid() {
+        for (long pid = 4_000_000; ; pid--) {
+            if (ProcessHandle.of(pid).isEmpty()) {
+                return pid;
+            }
+        }
     }
 
     @Test
