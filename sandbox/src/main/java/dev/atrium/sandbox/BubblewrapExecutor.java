@@ -67,7 +67,8 @@ public final class BubblewrapExecutor implements Executor {
     private final Cgroups cgroups;
     private final SandboxCapabilities capabilities;
     private final String owner;
-    private final AtomicLong sequence = new AtomicLong();
+    /** Shared by every executor of this JVM, so two of them never name a run alike. */
+    private static final AtomicLong SEQUENCE = new AtomicLong();
     private final List<String> hostMounts;
 
     private BubblewrapExecutor(Path workRoot, Cgroups cgroups) {
@@ -118,7 +119,7 @@ public final class BubblewrapExecutor implements Executor {
     }
 
     private RunResult execute(RunSpec spec, boolean limited) {
-        String id = owner + sequence.incrementAndGet();
+        String id = owner + SEQUENCE.incrementAndGet();
         Path runDir = workRoot.resolve(id);
         long started = System.nanoTime();
         Cgroups.Group group = null;

@@ -165,7 +165,7 @@ class BubblewrapExecutorTest {
                 """);
         RunResult run = run(new RunSpec(bundle, List.of("/usr/bin/python3", "net.py"), new byte[0], Map.of(), SMALL,
                 Network.NONE, false, true, true));
-        assertThat(run.stdoutText()).as(run.stderrText()).startsWith("refused");
+        assertThat(run.stdoutText()).as(run.detail() + " " + run.stderrText() + run.networkAttempts()).startsWith("refused");
         assertThat(run.networkAttempts()).anySatisfy(a -> assertThat(a).startsWith("connect(")
                 .contains("93.184.216.34").contains("htons(443)"));
         assertThat(run.networkAttempts()).noneMatch(a -> a.contains("AF_NETLINK"));
