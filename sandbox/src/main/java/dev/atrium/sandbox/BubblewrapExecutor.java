@@ -125,6 +125,7 @@ public final class BubblewrapExecutor implements Executor {
         Cgroups.Group group = null;
         Process process = null;
         List<Thread> threads = new ArrayList<>();
+        boolean restoreInterrupt = false;
         try {
             Files.createDirectory(runDir);
             if (limited) {
@@ -198,24 +199,30 @@ public final class BubblewrapExecutor implements Executor {
                 detail = "Exited with " + exit;
             }
             int exitCode = outcome == Outcome.EXITED ? exit : -1;
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            restoreInterrupt = interrupted;
             return new RunResult(outcome, exitCode, out.bytes(), err.bytes(), out.truncated(), err.truncated(),
                     wall, peak, attempts, detail);
         } catch (IOException e) {
             throw new SandboxRefused("The sandbox could not start: " + e.getMessage(), e);
         } finally {
-            if (process != null && process.isAlive()) {
-                kill(process, group);
+            // the cleanup's file writes go through interruptible channels: run it with the flag cleared, then restore
+            restoreInterrupt |= Thread.interrupted();
+            try {
+                if (process != null && process.isAlive()) {
+                    kill(process, group);
+                }
+                if (group != null) {
+                    group.close();
+                }
+                for (Thread t : threads) {
+                    t.interrupt();
+                }
+                deleteTree(runDir);
+            } finally {
+                if (restoreInterrupt || Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                }
             }
-            if (group != null) {
-                group.close();
-            }
-            for (Thread t : threads) {
-                t.interrupt();
-            }
-            deleteTree(runDir);
         }
     }
 
