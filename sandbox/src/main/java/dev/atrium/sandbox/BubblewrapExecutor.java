@@ -360,13 +360,35 @@ public final class BubblewrapExecutor implements Executor {
                 }
             }
         }
-        boolean audit = Files.isExecutable(Path.of(STRACE));
-        if (!audit) {
-            problems.add("strace is missing: network calls cannot be audited");
+        boolean audit = Files.isExecutable(Path.of(STRACE)) && namespaces && auditWorks(problems);
+        if (!Files.isExecutable(Path.of(STRACE))) {
+            problems.add("strace is missing: network calls cannot be audited (run scripts/services)");
         }
         return new SandboxCapabilities("bubblewrap", namespaces, cgroups.memory(), cgroups.cpu(),
                 cgroups.pids() || Files.isExecutable(Path.of(PRLIMIT)), cgroups.version(), false,
                 audit, problems);
+    }
+
+    /** A trial of the audited launch: strace following setpriv and bwrap must work here (ptrace may be barred). */
+    private boolean auditWorks(List<String> problems) {
+        Path trial = null;
+        try {
+            trial = Files.createTempDirectory("atrium-sandbox-trial");
+            Files.setPosixFilePermissions(trial, PosixFilePermissions.fromString("rwxr-xr-x"));
+            var result = execute(new RunSpec(trial, List.of("/bin/true"), new byte[0], Map.of(), Limits.DEFAULTS,
+                    Network.NONE, false, true, false), false);
+            if (!result.succeeded()) {
+                problems.add("A trial run under strace failed: " + result.detail() + " " + result.stderrText().trim());
+            }
+            return result.succeeded();
+        } catch (IOException | RuntimeException e) {
+            problems.add("A trial run under strace failed: " + e.getMessage());
+            return false;
+        } finally {
+            if (trial != null) {
+                deleteTree(trial);
+            }
+        }
     }
 
     /** Removes the groups and files that a crashed earlier process left behind (its pid is gone or reused). */
