@@ -71,9 +71,12 @@ public final class BubblewrapExecutor implements Executor {
     private static final AtomicLong SEQUENCE = new AtomicLong();
     private final List<String> hostMounts;
 
-    private BubblewrapExecutor(Path workRoot, Cgroups cgroups) {
+    private final boolean allowInternalEgress;
+
+    private BubblewrapExecutor(Path workRoot, Cgroups cgroups, boolean allowInternalEgress) {
         this.workRoot = workRoot;
         this.cgroups = cgroups;
+        this.allowInternalEgress = allowInternalEgress;
         ProcessHandle self = ProcessHandle.current();
         this.owner = "r-" + self.pid() + "-" + startMillis(self) + "-";
         this.hostMounts = hostMounts();
@@ -88,13 +91,18 @@ public final class BubblewrapExecutor implements Executor {
 
     /** As {@link #create(Path)}, with the cgroup hierarchy looked for under {@code cgroupRoot} (tests point it away). */
     public static BubblewrapExecutor create(Path workRoot, Path cgroupRoot) {
+        return create(workRoot, cgroupRoot, false);
+    }
+
+    /** Tests only: lets the egress proxy reach the host's own addresses (their servers listen on loopback). */
+    static BubblewrapExecutor create(Path workRoot, Path cgroupRoot, boolean allowInternalEgress) {
         try {
             Files.createDirectories(workRoot);
             Files.setPosixFilePermissions(workRoot, PosixFilePermissions.fromString("rwx------"));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot prepare the sandbox work directory " + workRoot, e);
         }
-        return new BubblewrapExecutor(workRoot, Cgroups.detect(cgroupRoot));
+        return new BubblewrapExecutor(workRoot, Cgroups.detect(cgroupRoot), allowInternalEgress);
     }
 
     @Override
@@ -123,6 +131,7 @@ public final class BubblewrapExecutor implements Executor {
         Path runDir = workRoot.resolve(id);
         long started = System.nanoTime();
         Cgroups.Group group = null;
+        EgressProxy proxy = null;
         Process process = null;
         List<Thread> threads = new ArrayList<>();
         boolean restoreInterrupt = false;
@@ -132,7 +141,10 @@ public final class BubblewrapExecutor implements Executor {
                 group = cgroups.create(id, spec.limits());
             }
             Path audit = runDir.resolve("network.audit");
-            var builder = new ProcessBuilder(command(spec, audit));
+            if (filtered(spec)) {
+                proxy = EgressProxy.start(spec.network().allowedDomains(), allowInternalEgress);
+            }
+            var builder = new ProcessBuilder(command(spec, audit, proxy == null ? null : proxy.dir()));
             builder.environment().clear();
             if (group != null) {
                 builder.environment().put("ATRIUM_CGROUP_PROCS", String.join(" ",
@@ -175,7 +187,10 @@ public final class BubblewrapExecutor implements Executor {
             }
             boolean oom = group != null && group.oomKilled();
             long peak = group == null ? 0 : group.peakMemory();
-            List<String> attempts = spec.auditNetwork() ? networkAttempts(audit) : List.of();
+            List<String> attempts = new ArrayList<>(spec.auditNetwork() ? networkAttempts(audit) : List.of());
+            if (proxy != null) {
+                attempts.addAll(proxy.log());
+            }
             Outcome outcome;
             String detail;
             if (interrupted) {
@@ -214,6 +229,9 @@ public final class BubblewrapExecutor implements Executor {
                 if (group != null) {
                     group.close();
                 }
+                if (proxy != null) {
+                    proxy.close();
+                }
                 for (Thread t : threads) {
                     t.interrupt();
                 }
@@ -226,8 +244,13 @@ public final class BubblewrapExecutor implements Executor {
         }
     }
 
+    /** A domain list to enforce: the run goes out only through the egress proxy. */
+    private static boolean filtered(RunSpec spec) {
+        return spec.network().allowed() && !spec.network().allowedDomains().isEmpty();
+    }
+
     /** The launcher, the optional audit, the drop to nobody and bwrap with its flags, then the agent's command. */
-    List<String> command(RunSpec spec, Path audit) {
+    List<String> command(RunSpec spec, Path audit, Path egress) {
         List<String> c = new ArrayList<>(List.of("/bin/sh", "-c", LAUNCHER, "atrium-sandbox"));
         if (spec.auditNetwork()) {
             // strace runs outside the sandbox and writes where the agent cannot reach
@@ -238,14 +261,14 @@ public final class BubblewrapExecutor implements Executor {
         c.add(BWRAP);
         c.addAll(List.of("--unshare-user", "--disable-userns", "--uid", "" + SANDBOX_ID, "--gid", "" + SANDBOX_ID,
                 "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup"));
-        if (spec.network().allowed()) {
+        if (spec.network().allowed() && egress == null) {
             c.add("--share-net");
         } else {
             c.add("--unshare-net");
         }
         c.addAll(List.of("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "agent"));
         c.addAll(hostMounts);
-        if (spec.network().allowed()) {
+        if (spec.network().allowed() && egress == null) {
             for (String f : List.of("/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf")) {
                 if (Files.exists(Path.of(f))) {
                     c.addAll(List.of("--ro-bind", f, f));
@@ -260,6 +283,9 @@ public final class BubblewrapExecutor implements Executor {
             c.addAll(List.of("--size", "" + spec.limits().tmpBytes(), "--perms", "0700", "--tmpfs", "/scratch"));
         }
         c.addAll(List.of("--ro-bind", spec.bundleDir().toAbsolutePath().toString(), "/agent"));
+        if (egress != null) {
+            c.addAll(List.of("--ro-bind", egress.toString(), "/run/atrium"));
+        }
         c.addAll(List.of("--remount-ro", "/", "--chdir", "/agent", "--clearenv"));
         for (Map.Entry<String, String> e : spec.environment().entrySet()) {
             if (e.getKey().isEmpty() || e.getKey().contains("=") || e.getKey().indexOf('\0') >= 0
@@ -273,7 +299,16 @@ public final class BubblewrapExecutor implements Executor {
         if (spec.scratch()) {
             c.addAll(List.of("--setenv", "SCRATCH", "/scratch"));
         }
+        if (egress != null) {
+            String proxy = "http://127.0.0.1:" + EgressProxy.PORT;
+            for (String name : List.of("HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy")) {
+                c.addAll(List.of("--setenv", name, proxy));
+            }
+        }
         c.add("--");
+        if (egress != null) {
+            c.addAll(List.of("/bin/sh", "-c", EgressProxy.WRAPPER, "agent"));
+        }
         if (!cgroups.pids()) {
             // no pids controller: the process count is held by RLIMIT_NPROC, counted inside the fresh user namespace
             c.addAll(List.of(PRLIMIT, "--nproc=" + spec.limits().maxProcesses()));
@@ -364,8 +399,13 @@ public final class BubblewrapExecutor implements Executor {
         if (!Files.isExecutable(Path.of(STRACE))) {
             problems.add("strace is missing: network calls cannot be audited (run scripts/services)");
         }
+        // the domain list is enforced by the egress proxy, whose relay inside the sandbox is a Python script
+        boolean domains = namespaces && Files.isExecutable(Path.of("/usr/bin/python3"));
+        if (!domains) {
+            problems.add("No /usr/bin/python3 for the egress relay: a domain list cannot be enforced");
+        }
         return new SandboxCapabilities("bubblewrap", namespaces, cgroups.memory(), cgroups.cpu(),
-                cgroups.pids() || Files.isExecutable(Path.of(PRLIMIT)), cgroups.version(), false,
+                cgroups.pids() || Files.isExecutable(Path.of(PRLIMIT)), cgroups.version(), domains,
                 audit, problems);
     }
 

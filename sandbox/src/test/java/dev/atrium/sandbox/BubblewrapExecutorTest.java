@@ -205,6 +205,76 @@ class BubblewrapExecutorTest {
     }
 
     @Test
+    void whenTheNetworkIsLimitedToDomainsThenOnlyThoseAreReachedThroughTheProxy(@TempDir Path elsewhere)
+            throws Exception {
+        try (var server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread accept = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try (var socket = server.accept()) {
+                        var in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                                StandardCharsets.ISO_8859_1));
+                        for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+                            // the request head is not looked at
+                        }
+                        socket.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\npong"
+                                .getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            accept.setDaemon(true);
+            accept.start();
+            write("fetch.py", """
+                    import socket, sys, urllib.request
+                    port = sys.argv[1]
+                    for host in ("localhost", "127.0.0.1"):
+                        try:
+                            body = urllib.request.urlopen("http://%s:%s/" % (host, port), timeout=5).read().decode()
+                            print(host, body)
+                        except Exception as e:
+                            print(host, "refused", getattr(e, "code", e))
+                    try:
+                        socket.create_connection(("127.0.0.1", int(port)), timeout=3)
+                        print("direct connected")
+                    except OSError:
+                        print("direct failed")
+                    # what an HTTPS client does: a CONNECT tunnel, then its own bytes through it
+                    tunnel = socket.create_connection(("127.0.0.1", 3128), timeout=5)
+                    tunnel.sendall(("CONNECT localhost:%s HTTP/1.1\\r\\n\\r\\n" % port).encode())
+                    answer = tunnel.recv(100).decode().split("\\r\\n")[0]
+                    tunnel.sendall(b"GET / HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n")
+                    reply = b""
+                    while True:
+                        data = tunnel.recv(100)
+                        if not data:
+                            break
+                        reply += data
+                    print(answer, reply.decode().split("\\r\\n\\r\\n")[-1])
+                    """);
+            var spec = new RunSpec(bundle, List.of("/usr/bin/python3", "fetch.py", "" + server.getLocalPort()),
+                    new byte[0], Map.of(), SMALL, Network.to(List.of("localhost")), false, false, true);
+            // the test's server listens on loopback, which the proxy refuses unless told otherwise
+            var inward = BubblewrapExecutor.create(elsewhere.resolve("work"), Path.of("/sys/fs/cgroup"), true);
+            assertThat(inward.capabilities().domainFiltering()).isTrue();
+            RunResult allowed = inward.run(spec);
+            assertThat(allowed.stdoutText()).as(allowed.stderrText())
+                    .isEqualTo("localhost pong\n127.0.0.1 refused 403\ndirect failed\n"
+                            + "HTTP/1.1 200 Connection established pong\n");
+            assertThat(allowed.networkAttempts()).anyMatch(a -> a.startsWith("proxy GET localhost:") && a.contains(
+                    "allowed")).anyMatch(a -> a.startsWith("proxy GET 127.0.0.1:") && a.endsWith("denied"));
+            RunResult inwardRefused = run(spec);
+            assertThat(inwardRefused.stdoutText()).as(inwardRefused.stderrText())
+                    .isEqualTo("localhost refused 403\n127.0.0.1 refused 403\ndirect failed\n"
+                            + "HTTP/1.1 403 Forbidden \n");
+        }
+        try (Stream<Path> egress = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            assertThat(egress.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("atrium-egress"))
+                    .toList()).as("egress directories left").isEmpty();
+        }
+    }
+
+    @Test
     void whenWritingOutsideScratchThenEveryPlaceIsReadOnlyOrAbsent() throws IOException {
         write("w.sh", """
                 for f in /agent/x /usr/x /x /etc/x /proc/sys/kernel/core_pattern /home/x /scratch/x; do
