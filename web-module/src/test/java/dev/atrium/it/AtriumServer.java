@@ -70,6 +70,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private GreenMail smtp;
     private String database;
     private Path dataDir;
+    private Path advisories;
     private Path log;
     private MockOAuth2Server oauth;
     private List<String> command;
@@ -121,6 +122,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     public Path dataDir() {
         return dataDir;
+    }
+
+    /** The OSV advisory file the server's dependency check reads (services mode); re-read when it changes. */
+    public Path advisories() {
+        return advisories;
     }
 
     /** The server's log, for tests that check what a request left there. */
@@ -211,6 +217,13 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_SANDBOX_SLOTS", Integer.toString(SANDBOX_SLOTS));
             env.put("ATRIUM_SANDBOX_WAIT_SECONDS", "2");
             env.put("ATRIUM_SANDBOX_ENV_ATRIUM_TEST_GREETING", SANDBOX_GREETING);
+            // a copy of the bundled advisory file, so that a test can publish an advisory (SubmissionChecksIT)
+            advisories = work.resolve(mode + "-advisories-" + stamp + ".osv.json");
+            try (var bundled = AtriumServer.class.getClassLoader().getResourceAsStream("marketplace/advisories.osv.json")) {
+                Files.write(advisories, bundled == null ? "[]".getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                        : bundled.readAllBytes());
+            }
+            env.put("ATRIUM_MARKETPLACE_ADVISORIES", advisories.toString());
             env.put("ATRIUM_API_DEPRECATIONS", DEPRECATED_PREFIX + "|2026-01-01|2099-01-01|/api/v2/tags,"
                     + "/api/v0|2020-01-01|2020-12-31|/api/v1");
             startOAuthProviders(env);
