@@ -57,6 +57,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     /** The marketplace's bundle limit in the tests, small enough to pass it quickly. */
     public static final long BUNDLE_MAX_BYTES = 1024 * 1024;
+    static final int SANDBOX_SLOTS = 4;
+    static final String SANDBOX_GREETING = "hello-from-the-operator";
 
     private static AtriumServer instance;
 
@@ -210,6 +212,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_CLOCK_ADJUSTABLE", "true");
             env.put("ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_SERVICE + "," + SSO_REDIRECT);
             env.put("ATRIUM_MARKETPLACE_BUNDLE_MAX_BYTES", Long.toString(BUNDLE_MAX_BYTES));
+            // the invoke gateway: a known slot pool with a short wait (InvokeGatewayIT fills it), and one value for
+            // a variable agents may declare in allowed_env_vars
+            env.put("ATRIUM_SANDBOX_SLOTS", Integer.toString(SANDBOX_SLOTS));
+            env.put("ATRIUM_SANDBOX_WAIT_SECONDS", "2");
+            env.put("ATRIUM_SANDBOX_ENV_ATRIUM_TEST_GREETING", SANDBOX_GREETING);
             // a copy of the bundled advisory file, so that a test can publish an advisory (SubmissionChecksIT)
             advisories = work.resolve(mode + "-advisories-" + stamp + ".osv.json");
             try (var bundled = AtriumServer.class.getClassLoader().getResourceAsStream("marketplace/advisories.osv.json")) {
