@@ -219,7 +219,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_SANDBOX_ENV_ATRIUM_TEST_GREETING", SANDBOX_GREETING);
             // a copy of the bundled advisory file, so that a test can publish an advisory (SubmissionChecksIT)
             advisories = work.resolve(mode + "-advisories-" + stamp + ".osv.json");
-            try (var bundled = AtriumServer.class.getClassLoader().getResourceAsStream("marketplace/advisories.osv.json")) {
+            try (var bundled = AtriumServer.class.getClassLoader()
+                    .getResourceAsStream("marketplace/advisories.osv.json")) {
                 Files.write(advisories, bundled == null ? "[]".getBytes(java.nio.charset.StandardCharsets.UTF_8)
                         : bundled.readAllBytes());
             }
