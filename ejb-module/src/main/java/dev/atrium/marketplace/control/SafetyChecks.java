@@ -145,7 +145,7 @@ public class SafetyChecks {
             List<CheckFinding> network = NetworkAuditCheck.check(runs, card.permissions());
             results.add(CheckResult.ran(NetworkAuditCheck.NAME, "Network system calls of " + runs.size()
                     + " runs audited", network, since(start)));
-            ResourceUseCheck.Outcome resources = ResourceUseCheck.check(runs);
+            ResourceUseCheck.Measured resources = ResourceUseCheck.check(runs);
             results.add(CheckResult.ran(ResourceUseCheck.NAME, resources.summary(), resources.findings(), 0));
         }
         // the smoke tests first, as the submission answer has always shown them
