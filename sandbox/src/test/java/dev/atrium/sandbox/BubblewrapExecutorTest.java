@@ -55,10 +55,11 @@ class BubblewrapExecutorTest {
 
     @AfterEach
     void nothingLeftBehind() throws IOException {
+        assertThat(Thread.interrupted()).as("the test thread was left interrupted").isFalse();
         try (Stream<Path> files = Files.list(workRoot)) {
             assertThat(files.toList()).as("files left in the work root").isEmpty();
         }
-        String prefix = "r-" + ProcessHandle.current().pid() + "-";
+        String prefix = "run-" + ProcessHandle.current().pid() + "-";
         for (String controller : CONTROLLERS) {
             Path parent = Path.of("/sys/fs/cgroup", controller, Cgroups.PARENT);
             if (Files.isDirectory(parent)) {
@@ -258,7 +259,7 @@ class BubblewrapExecutorTest {
             var inward = BubblewrapExecutor.create(elsewhere.resolve("work"), Path.of("/sys/fs/cgroup"), true);
             assertThat(inward.capabilities().domainFiltering()).isTrue();
             RunResult allowed = inward.run(spec);
-            assertThat(allowed.stdoutText()).as(allowed.stderrText())
+            assertThat(allowed.stdoutText()).as(allowed.outcome() + " " + allowed.detail() + " " + allowed.stderrText())
                     .isEqualTo("localhost pong\n127.0.0.1 refused 403\ndirect failed\n"
                             + "HTTP/1.1 200 Connection established pong\n");
             assertThat(allowed.networkAttempts()).anyMatch(a -> a.startsWith("proxy GET localhost:") && a.contains(
@@ -421,7 +422,7 @@ class BubblewrapExecutorTest {
     @Test
     void whenACrashedProcessLeftARunBehindThenTheNextExecutorSweepsIt(@TempDir Path elsewhere) throws Exception {
         long dead = deadPid();
-        String name = "r-" + dead + "-1-1";
+        String name = "run-" + dead + "-1-1";
         Path memory = Path.of("/sys/fs/cgroup/memory", Cgroups.PARENT, name);
         Files.createDirectories(memory);
         Path work = Files.createDirectories(elsewhere.resolve("work"));
@@ -471,7 +472,12 @@ class BubblewrapExecutorTest {
     }
 
     private RunResult run(RunSpec spec) {
-        return executor.run(spec);
+        RunResult r = executor.run(spec);
+        if (r.stdout().length == 0) {
+            System.out.println("EMPTYRUN " + spec.command() + " " + r.outcome() + " " + r.exitCode() + " " + r.detail()
+                    + " " + r.wallTime() + " err=" + r.stderrText());
+        }
+        return r;
     }
 
     private void write(String name, String text) throws IOException {
