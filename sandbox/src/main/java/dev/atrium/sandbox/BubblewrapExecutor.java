@@ -183,7 +183,7 @@ public final class BubblewrapExecutor implements Executor {
             // whatever is left (a child that outlived its parent, a timed-out tree) goes now
             kill(process, group);
             if (!waitQuietly(process, 5_000)) {
-                process.destroyForcibly();
+                process.toHandle().destroyForcibly();
             }
             for (Thread t : threads) {
                 joinQuietly(t, 2_000);
@@ -491,7 +491,9 @@ public final class BubblewrapExecutor implements Executor {
             // the descendants scan reads all of /proc, so it is kept to this case
             process.descendants().forEach(ProcessHandle::destroyForcibly);
         }
-        process.destroyForcibly();
+        // the handle only signals: Process.destroyForcibly would also close the pipes under the pumps and lose
+        // output not yet read
+        process.toHandle().destroyForcibly();
     }
 
     static List<String> networkAttempts(Path audit) {

@@ -472,12 +472,7 @@ class BubblewrapExecutorTest {
     }
 
     private RunResult run(RunSpec spec) {
-        RunResult r = executor.run(spec);
-        if (r.stdout().length == 0) {
-            System.out.println("EMPTYRUN " + spec.command() + " " + r.outcome() + " " + r.exitCode() + " " + r.detail()
-                    + " " + r.wallTime() + " err=" + r.stderrText());
-        }
-        return r;
+        return executor.run(spec);
     }
 
     private void write(String name, String text) throws IOException {
