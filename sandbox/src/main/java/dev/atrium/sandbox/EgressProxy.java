@@ -94,9 +94,14 @@ final class EgressProxy implements AutoCloseable {
         this.server = server;
     }
 
-    /** A proxy for the domains, its socket and relay in a fresh directory that uid 65534 can reach. */
-    static EgressProxy start(List<String> domains, boolean allowInternal) throws IOException {
-        Path dir = Files.createTempDirectory("atrium-egress");
+    static final String DIR_PREFIX = "atrium-egress-";
+
+    /**
+     * A proxy for the domains, its socket and relay in a fresh directory that uid 65534 can reach, named after the
+     * run so a crashed owner's directory can be swept.
+     */
+    static EgressProxy start(String run, List<String> domains, boolean allowInternal) throws IOException {
+        Path dir = Files.createTempDirectory(DIR_PREFIX + run + "-");
         ServerSocketChannel server = null;
         try {
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));

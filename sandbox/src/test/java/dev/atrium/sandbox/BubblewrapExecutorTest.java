@@ -270,7 +270,7 @@ class BubblewrapExecutorTest {
                             + "HTTP/1.1 403 Forbidden \n");
         }
         try (Stream<Path> egress = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            assertThat(egress.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("atrium-egress"))
+            assertThat(egress.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(EgressProxy.DIR_PREFIX + "run-" + ProcessHandle.current().pid() + "-"))
                     .toList()).as("egress directories left").isEmpty();
         }
     }
@@ -427,6 +427,7 @@ class BubblewrapExecutorTest {
         Files.createDirectories(memory);
         Path work = Files.createDirectories(elsewhere.resolve("work"));
         Files.createDirectories(work.resolve(name).resolve("inside"));
+        Path egress = Files.createTempDirectory(EgressProxy.DIR_PREFIX + name + "-");
         Process orphan = new ProcessBuilder("/bin/sh", "-c", "echo $$ > " + memory.resolve("cgroup.procs")
                 + "; exec sleep 300 " + token.length()).start();
         try {
@@ -436,6 +437,7 @@ class BubblewrapExecutorTest {
             BubblewrapExecutor.create(work);
             assertThat(memory).doesNotExist();
             assertThat(work.resolve(name)).doesNotExist();
+            assertThat(egress).doesNotExist();
             assertThat(orphan.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         } finally {
             orphan.destroyForcibly();
