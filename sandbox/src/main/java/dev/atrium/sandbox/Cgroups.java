@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
@@ -22,7 +23,7 @@ final class Cgroups {
 
     static final String PARENT = "atrium-sandbox";
     /** Probes of executors created at once in one JVM must not share a directory. */
-    private static final java.util.concurrent.atomic.AtomicLong PROBES = new java.util.concurrent.atomic.AtomicLong();
+    private static final AtomicLong PROBES = new AtomicLong();
 
     private final Path root;
     private final String version;
