@@ -163,9 +163,13 @@ class BubblewrapExecutorTest {
                     print("connected")
                 except OSError as e:
                     print("refused", e.errno)
+                import os
+                # the audit file lives in the host's work root, which nothing inside can reach
+                print("tmp", os.listdir("/tmp"), os.path.exists("/run"))
                 """);
         RunResult run = run(new RunSpec(bundle, List.of("/usr/bin/python3", "net.py"), new byte[0], Map.of(), SMALL,
                 Network.NONE, false, true, true));
+        assertThat(run.stdoutText()).contains("tmp [] False");
         assertThat(run.stdoutText()).as(run.detail() + " " + run.stderrText() + run.networkAttempts()).startsWith("refused");
         assertThat(run.networkAttempts()).anySatisfy(a -> assertThat(a).startsWith("connect(")
                 .contains("93.184.216.34").contains("htons(443)"));
