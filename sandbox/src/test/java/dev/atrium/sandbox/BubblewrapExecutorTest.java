@@ -456,6 +456,32 @@ class BubblewrapExecutorTest {
         }
     }
 
+    /**
+     * This machine's cgroup v2 hierarchy (mounted beside the v1 controllers) offers none of memory, cpu and pids: the
+     * v2 path detects that and refuses untrusted runs, and still runs a trusted one in a v2 group whose whole tree it
+     * kills with cgroup.kill at the timeout.
+     */
+    @Test
+    void whenCgroupV2LacksTheControllersThenUntrustedIsRefusedAndTheTreeIsStillKilled(@TempDir Path elsewhere)
+            throws IOException {
+        Path unified = Path.of("/sys/fs/cgroup/unified");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(unified.resolve("cgroup.kill"))
+                || Files.isRegularFile(unified.resolve("cgroup.controllers")), "no cgroup v2 hierarchy here");
+        var v2 = BubblewrapExecutor.create(elsewhere.resolve("work"), unified);
+        assertThat(v2.capabilities().cgroupVersion()).isEqualTo("v2");
+        assertThat(v2.capabilities().canRunUntrusted()).isFalse();
+        assertThat(v2.capabilities().problems()).anyMatch(p -> p.contains("v2 memory controller"));
+        assertThatThrownBy(() -> v2.run(spec(List.of("/bin/true"), "", SMALL))).isInstanceOf(SandboxRefused.class);
+        var trusted = new RunSpec(bundle, List.of("/bin/sh", "-c", "sleep 300 & sleep 300; : " + token), new byte[0],
+                Map.of(), SMALL.withTimeout(Duration.ofSeconds(1)), Network.NONE, false, false, false);
+        RunResult run = v2.run(trusted);
+        assertThat(run.outcome()).isEqualTo(Outcome.TIMED_OUT);
+        try (Stream<Path> groups = Files.list(unified.resolve(Cgroups.PARENT))) {
+            assertThat(groups.filter(Files::isDirectory).map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("run-" + ProcessHandle.current().pid() + "-")).toList()).isEmpty();
+        }
+    }
+
     @Test
     void whenLimitsCannotBeAppliedThenAnUntrustedRunIsRefused(@TempDir Path elsewhere) throws IOException {
         Path unwritable = elsewhere.resolve("cgroup");
