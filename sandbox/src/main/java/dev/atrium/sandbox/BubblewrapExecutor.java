@@ -51,6 +51,7 @@ public final class BubblewrapExecutor implements Executor {
     private static final Pattern RUN_NAME = Pattern.compile("run-(\\d+)-(\\d+)-\\d+");
     /** The names of the first version, owned by wall-clock start times: swept only once their pid is gone. */
     private static final Pattern OLD_RUN_NAME = Pattern.compile("r-(\\d+)-\\d+-\\d+");
+    private static final Pattern PROBE_NAME = Pattern.compile("probe-(\\d+)-\\d+");
     private static final Pattern NETWORK_CALL = Pattern.compile(
             "^(?:\\[pid\\s+)?\\d+\\]?\\s+((?:connect|sendto|sendmsg|sendmmsg|bind)\\(.*)$");
     /** Joins the cgroups before anything else runs, then hands the generated passwd/group over as fds 3 and 4. */
@@ -150,7 +151,7 @@ public final class BubblewrapExecutor implements Executor {
             }
             Path audit = runDir.resolve("network.audit");
             if (filtered(spec)) {
-                proxy = EgressProxy.start(spec.network().allowedDomains(), allowInternalEgress);
+                proxy = EgressProxy.start(id, spec.network().allowedDomains(), allowInternalEgress);
             }
             var builder = new ProcessBuilder(command(spec, audit, proxy == null ? null : proxy.dir()));
             builder.environment().clear();
@@ -183,7 +184,7 @@ public final class BubblewrapExecutor implements Executor {
             // whatever is left (a child that outlived its parent, a timed-out tree) goes now
             kill(process, group);
             if (!waitQuietly(process, 5_000)) {
-                process.destroyForcibly();
+                process.toHandle().destroyForcibly();
             }
             for (Thread t : threads) {
                 joinQuietly(t, 2_000);
@@ -451,10 +452,27 @@ public final class BubblewrapExecutor implements Executor {
         } catch (IOException ignored) {
             // nothing to sweep
         }
+        // the egress proxies' directories live in the temporary directory, named atrium-egress-<run>-<random>
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")),
+                EgressProxy.DIR_PREFIX + "*")) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString().substring(EgressProxy.DIR_PREFIX.length());
+                int cut = name.lastIndexOf('-');
+                if (cut > 0 && stale(name.substring(0, cut))) {
+                    deleteTree(entry);
+                }
+            }
+        } catch (IOException ignored) {
+            // nothing to sweep
+        }
     }
 
     static boolean stale(String name) {
         Matcher old = OLD_RUN_NAME.matcher(name);
+        if (!old.matches()) {
+            // a probe group of a detection that did not finish
+            old = PROBE_NAME.matcher(name);
+        }
         if (old.matches()) {
             return ProcessHandle.of(Long.parseLong(old.group(1))).isEmpty();
         }
@@ -491,7 +509,9 @@ public final class BubblewrapExecutor implements Executor {
             // the descendants scan reads all of /proc, so it is kept to this case
             process.descendants().forEach(ProcessHandle::destroyForcibly);
         }
-        process.destroyForcibly();
+        // the handle only signals: Process.destroyForcibly would also close the pipes under the pumps and lose
+        // output not yet read
+        process.toHandle().destroyForcibly();
     }
 
     static List<String> networkAttempts(Path audit) {
