@@ -20,7 +20,8 @@ class AuthorizationIT {
         assertThat(reply.json().at("/user/id").asLong()).isEqualTo(user.id());
         assertThat(reply.json().at("/user/username").asText()).isEqualTo(user.username());
         assertThat(reply.json().get("roles")).extracting(n -> n.asText()).containsExactly("user");
-        assertThat(reply.json().get("permissions")).extracting(n -> n.asText()).containsExactly("chat");
+        assertThat(reply.json().get("permissions")).extracting(n -> n.asText())
+                .containsExactly("agent:publish", "chat");
 
         var admin = Accounts.admin().api().get("/me/permissions").json();
         assertThat(admin.get("roles")).extracting(n -> n.asText()).contains("admin");
@@ -78,7 +79,7 @@ class AuthorizationIT {
         assertThat(admin.api().delete("/admin/users/" + user.id() + "/roles/pro_user").status()).isEqualTo(404);
         assertThat(admin.api().delete("/admin/users/" + user.id() + "/roles/user").status()).isEqualTo(409);
         assertThat(user.api().get("/me/permissions").json().get("permissions")).extracting(n -> n.asText())
-                .containsExactly("chat");
+                .containsExactly("agent:publish", "chat");
 
         var audit = admin.api().get("/admin/audit-logs?user_id=" + user.id() + "&action=role_grant").json();
         assertThat(audit.get("total").asLong()).isEqualTo(1);
@@ -135,7 +136,7 @@ class AuthorizationIT {
         assertThat(roles).extracting(r -> r.get("name").asText())
                 .containsExactly("user", "pro_user", "developer", "admin");
         assertThat(roles.get(1).get("permissions")).extracting(n -> n.asText())
-                .containsExactlyInAnyOrder("chat", "file:upload");
+                .containsExactlyInAnyOrder("agent:publish", "chat", "file:upload");
     }
 
     @Test

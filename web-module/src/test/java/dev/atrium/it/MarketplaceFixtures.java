@@ -22,8 +22,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /** Developers, cards, bundles and multipart submissions for the marketplace tests. */
 final class MarketplaceFixtures {
 
+    /** Answers {@code {"result": <the input's text>}}, as {@link #card} expects of its test case. */
     static final byte[] HELLO_BUNDLE = tarGz(tar -> file(tar, "main.py",
-            "import json, sys\nprint(json.dumps({'output': json.load(sys.stdin)}))\n"));
+            "import json, sys\nprint(json.dumps({'output': {'result': json.load(sys.stdin)['text']}}))\n"));
 
     private MarketplaceFixtures() {
     }

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -15,12 +14,16 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 
+import dev.atrium.sandbox.BundlePaths;
+
 /**
  * Checks an uploaded agent bundle before it is stored: a {@code .tar.gz} or {@code .zip} (told by its first bytes,
  * not its name) whose every entry stays inside the bundle once unpacked. Refused: absolute names, {@code ..}
  * segments, symbolic or hard links leading outside, device and FIFO entries, more than {@code maxEntries} entries,
  * more than {@code maxUnpackedBytes} once unpacked (counted while reading, not trusted from headers), and archives
- * that cannot be read. Links inside the bundle are allowed.
+ * that cannot be read. Links inside the bundle are allowed. The path rule is the sandbox's {@link BundlePaths}, the
+ * same one its unpacker applies: links are judged against the tree the earlier entries built, so a chain such as
+ * {@code d/l1 -> ..} then {@code d/l1/l2 -> ..} is refused here at submission, not only at unpacking.
  */
 public final class BundleInspector {
 
@@ -85,12 +88,15 @@ public final class BundleInspector {
                 String name = entry.getName();
                 walk.entry(name);
                 if (entry.isSymbolicLink()) {
-                    walk.link(name, entry.getLinkName(), true);
+                    walk.admit(name, BundlePaths.Kind.SYMLINK, entry.getLinkName());
                 } else if (entry.isLink()) {
-                    walk.link(name, entry.getLinkName(), false);
+                    walk.admit(name, BundlePaths.Kind.HARDLINK, entry.getLinkName());
                 } else if (entry.isCharacterDevice() || entry.isBlockDevice() || entry.isFIFO()) {
-                    walk.problems.add(SubmissionProblem.bundle(name, "Device and FIFO entries are not allowed"));
-                } else if (!entry.isDirectory()) {
+                    walk.admit(name, BundlePaths.Kind.SPECIAL, null);
+                } else if (entry.isDirectory()) {
+                    walk.admit(name, BundlePaths.Kind.DIRECTORY, null);
+                } else {
+                    walk.admit(name, BundlePaths.Kind.FILE, null);
                     walk.count(tar);
                 }
             }
@@ -104,9 +110,15 @@ public final class BundleInspector {
                 ZipArchiveEntry entry = entries.nextElement();
                 String name = entry.getName();
                 walk.entry(name);
+                int type = entry.getUnixMode() & 0170000;
                 if (entry.isUnixSymlink()) {
-                    walk.link(name, zip.getUnixSymlink(entry), true);
-                } else if (!entry.isDirectory()) {
+                    walk.admit(name, BundlePaths.Kind.SYMLINK, zip.getUnixSymlink(entry));
+                } else if (entry.isDirectory()) {
+                    walk.admit(name, BundlePaths.Kind.DIRECTORY, null);
+                } else if (type != 0 && type != 0100000) {
+                    walk.admit(name, BundlePaths.Kind.SPECIAL, null);
+                } else {
+                    walk.admit(name, BundlePaths.Kind.FILE, null);
                     try (InputStream in = zip.getInputStream(entry)) {
                         walk.count(in);
                     }
@@ -125,6 +137,7 @@ public final class BundleInspector {
     private final class Walk {
         final String format;
         final List<SubmissionProblem> problems = new ArrayList<>();
+        final BundlePaths paths = new BundlePaths();
         int entries;
         long unpacked;
 
@@ -137,21 +150,13 @@ public final class BundleInspector {
                 problems.add(SubmissionProblem.bundle("", "More than " + maxEntries + " entries"));
                 throw new LimitReached();
             }
-            String problem = unsafeName(name);
-            if (problem != null) {
-                problems.add(SubmissionProblem.bundle(name, problem));
-            }
         }
 
-        void link(String name, String target, boolean symbolic) {
-            if (target == null || target.isEmpty()) {
-                problems.add(SubmissionProblem.bundle(name, "A link without a target"));
-                return;
-            }
-            // a symbolic link is resolved from its own directory, a hard link from the archive's root
-            String base = symbolic && name.contains("/") ? name.substring(0, name.lastIndexOf('/') + 1) : "";
-            if (isAbsolute(target) || escapes(base + target)) {
-                problems.add(SubmissionProblem.bundle(name, "A link that leads outside the bundle: " + target));
+        /** One rule with the unpacker: each entry is judged against the tree the earlier ones built. */
+        void admit(String name, BundlePaths.Kind kind, String target) {
+            String problem = paths.admit(name, kind, target);
+            if (problem != null) {
+                problems.add(SubmissionProblem.bundle(name, problem));
             }
         }
 
@@ -167,45 +172,5 @@ public final class BundleInspector {
                 }
             }
         }
-    }
-
-    /** Why an entry name is unsafe, or null. */
-    static String unsafeName(String name) {
-        if (name == null || name.isEmpty()) {
-            return "An entry without a name";
-        }
-        if (name.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-            return "An entry name with control characters";
-        }
-        if (isAbsolute(name)) {
-            return "An absolute path";
-        }
-        for (String segment : name.replace('\\', '/').split("/")) {
-            if (segment.equals("..")) {
-                return "A path with '..'";
-            }
-        }
-        return null;
-    }
-
-    private static boolean isAbsolute(String path) {
-        String p = path.replace('\\', '/');
-        return p.startsWith("/") || p.length() > 1 && p.charAt(1) == ':'
-                && Character.isLetter(p.charAt(0)) || p.toLowerCase(Locale.ROOT).startsWith("//");
-    }
-
-    /** Whether a relative path climbs above the root once {@code .} and {@code ..} are applied. */
-    static boolean escapes(String path) {
-        int depth = 0;
-        for (String segment : path.replace('\\', '/').split("/")) {
-            if (segment.isEmpty() || segment.equals(".")) {
-                continue;
-            }
-            depth += segment.equals("..") ? -1 : 1;
-            if (depth < 0) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -38,6 +38,16 @@ public class MarketplaceSettings {
     @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
     String dataDir;
 
+    /** The OSV advisory file of the dependency check; blank for the one bundled with the application. */
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.advisories")
+    java.util.Optional<String> advisories;
+
+    /** How long the pre-listing checks of one submission may run the agent in all. */
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.checks.budget-seconds", defaultValue = "120")
+    int checksBudgetSeconds;
+
     public long bundleMaxBytes() {
         return bundleMaxBytes;
     }
@@ -53,6 +63,22 @@ public class MarketplaceSettings {
 
     public Duration reviewWithin() {
         return Duration.ofHours(reviewHours);
+    }
+
+    public String advisoriesPath() {
+        return advisories.map(String::strip).orElse("");
+    }
+
+    public Duration checksBudget() {
+        return Duration.ofSeconds(Math.max(10, checksBudgetSeconds));
+    }
+
+    public int bundleMaxEntries() {
+        return bundleMaxEntries;
+    }
+
+    public long bundleMaxUnpackedBytes() {
+        return bundleMaxUnpackedBytes;
     }
 
     /** Where native libraries of the embedding model are unpacked. */

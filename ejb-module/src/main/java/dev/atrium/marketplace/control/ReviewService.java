@@ -18,7 +18,6 @@ import dev.atrium.marketplace.entity.AgentStatus;
 import dev.atrium.marketplace.entity.Submission;
 import dev.atrium.marketplace.entity.SubmissionStatus;
 import dev.atrium.marketplace.entity.TakedownReason;
-import dev.atrium.marketplace.entity.TrustLevel;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.query.Catalog;
 import dev.atrium.platform.query.EntityQuery;
@@ -59,13 +58,13 @@ public class ReviewService {
         return new EntityQuery<>(em, SUBMISSIONS).list(query);
     }
 
-    public Agent approve(UUID id, long reviewer, TrustLevel granted, String note) {
+    /** Lists a pending agent. Its trust level is not the reviewer's to grant: see {@link TrustService}. */
+    public Agent approve(UUID id, long reviewer, String note) {
         Agent agent = locked(id);
         Instant now = clock.instant();
-        agent.approve(granted, now);
+        agent.approve(now);
         pending(agent).approve(reviewer, note, now);
-        record(agent, AgentAction.APPROVED, AgentStatus.PENDING, reviewer, granted == null ? null
-                : "trust_level:" + granted.value(), note, now);
+        record(agent, AgentAction.APPROVED, AgentStatus.PENDING, reviewer, null, note, now);
         return agent;
     }
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.annotation.Resource;
@@ -26,6 +27,10 @@ import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentCard;
 import dev.atrium.marketplace.entity.AgentEvent;
 import dev.atrium.marketplace.entity.AgentStatus;
+import dev.atrium.marketplace.entity.CheckResult;
+import dev.atrium.marketplace.entity.CheckStatus;
+import dev.atrium.marketplace.entity.SafetyReport;
+import dev.atrium.marketplace.entity.Severity;
 import dev.atrium.marketplace.entity.SmokeStatus;
 import dev.atrium.marketplace.entity.StoredBundle;
 import dev.atrium.marketplace.entity.Submission;
@@ -34,17 +39,15 @@ import dev.atrium.platform.objects.ObjectStore;
 import dev.atrium.platform.persistence.Constraints;
 
 /**
- * The submission pipeline: bundle checks and card validation (every problem reported), then the smoke step, then
- * the record stored as {@code pending} with its capability embedding, the bundle in the object store, and a
- * submission awaiting review. A card whose name exists is a new version of that agent when it comes from the same
+ * The submission pipeline: bundle checks and card validation (every problem reported), then the pre-listing checks
+ * ({@link SafetyChecks}: a high-risk finding or a failed smoke test rejects, nothing stored), then the record stored
+ * as {@code pending} with its capability embedding, the bundle in the object store, and a submission awaiting review
+ * with the checks' report (also summarised in the history). A card whose name exists is a new version of that agent when it comes from the same
  * author with a higher version, a conflict otherwise.
  */
 @Stateless
 public class SubmissionService {
 
-    /** Why the smoke step did not run, stored with the submission and answered to the developer. */
-    public static final String SMOKE_NOT_RUN = "The sandbox that runs smoke tests is not available yet; "
-            + "the test cases were validated against input_schema but not executed";
 
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
@@ -69,6 +72,9 @@ public class SubmissionService {
 
     @Inject
     AgentChanges changes;
+
+    @Inject
+    SafetyChecks checks;
 
     @Inject
     Clock clock;
@@ -100,12 +106,17 @@ public class SubmissionService {
             throw BusinessException.forbidden("The free tier allows at most " + MarketplaceSettings.FREE_TIER_AGENTS
                     + " published agents; upgrade, or resubmit one of yours as a new version");
         }
+        // the pre-listing checks run the agent, so only once the card, the name and the tier are settled
+        SafetyReport report = checks.check(card.json(), bundle, inspection == null ? null : inspection.format());
+        if (report.rejects()) {
+            return SubmissionOutcome.rejected(SubmissionProblem.of(report), report);
+        }
+        CheckResult smokeCheck = report.check(SmokeTestCheck.NAME).orElseThrow();
+        SmokeStatus smoke = smokeCheck.status() == CheckStatus.PASSED ? SmokeStatus.PASSED : SmokeStatus.NOT_RUN;
         UUID agentId = existing.map(Agent::id).orElseGet(UUID::randomUUID);
         StoredBundle stored = bundle == null ? null : store(agentId, card, bundle, inspection.format());
         float[] vector = embeddings.embed(card.embeddingText());
         String model = embeddings.modelId();
-        // the smoke step: the sandbox comes with marketplace II; until then the outcome is "not run", never "passed"
-        SmokeStatus smoke = SmokeStatus.NOT_RUN;
 
         Agent agent;
         AgentStatus before;
@@ -123,15 +134,28 @@ public class SubmissionService {
             before = null;
             action = AgentAction.SUBMITTED;
         }
-        var submission = new Submission(agent.id(), authorId, card, stored, smoke, SMOKE_NOT_RUN,
+        var submission = new Submission(agent.id(), authorId, card, stored, smoke, smokeCheck.summary(),
                 settings.reviewWithin(), now);
+        submission.recordChecks(report);
         em.persist(submission);
         em.persist(new AgentEvent(agent, action, before, authorId, null,
                 "Version " + card.version() + " submitted for review", now));
+        em.persist(new AgentEvent(agent, AgentAction.CHECKED, agent.status(), TrustService.PLATFORM,
+                checkCode(report), "Pre-listing checks: " + report.summary(), now));
         if (before == AgentStatus.ACTIVE) {
             changes.changed(agent);
         }
-        return SubmissionOutcome.accepted(agent, submission);
+        return SubmissionOutcome.accepted(agent, submission, report);
+    }
+
+    /** The history's reason code of a check report: the worst severity found. */
+    static String checkCode(SafetyReport report) {
+        for (Severity s : List.of(Severity.HIGH, Severity.MEDIUM, Severity.LOW)) {
+            if (report.checks().stream().anyMatch(c -> c.count(s) > 0)) {
+                return "findings_" + s.value();
+            }
+        }
+        return "no_findings";
     }
 
     private StoredBundle store(UUID agentId, AgentCard card, Path bundle, String format) {

@@ -159,14 +159,50 @@ public class Agent {
         touch(now);
     }
 
-    /** Review accepted it: listed and searchable, optionally at a trust level the reviewer grants. */
-    public void approve(TrustLevel granted, Instant now) {
+    /** Review accepted it: listed and searchable. Approval never grants trust; the level stays as it is. */
+    public void approve(Instant now) {
         requireStatus(AgentStatus.PENDING, "approved");
-        if (granted != null) {
-            this.trustLevel = granted;
-        }
         this.status = AgentStatus.ACTIVE;
         touch(now);
+    }
+
+    /**
+     * The automatic promotion unverified → community, once {@code PromotionRule} says it was earned. Answers false
+     * (and changes nothing) when the agent is no longer unverified, so that callers may ask again and again.
+     */
+    public boolean earnCommunity() {
+        if (trustLevel != TrustLevel.UNVERIFIED) {
+            return false;
+        }
+        this.trustLevel = TrustLevel.COMMUNITY;
+        return true;
+    }
+
+    /**
+     * An administrator's move after an audit: one step up at a time (unverified → community → official; the spec's
+     * path to official goes through community), or down to any lower level. Answers the level it had.
+     */
+    public TrustLevel changeTrust(TrustLevel to) {
+        if (to == null) {
+            throw BusinessException.validation("level: required");
+        }
+        TrustLevel from = trustLevel;
+        if (to == from) {
+            throw BusinessException.conflict("The agent is " + from.value() + " already");
+        }
+        if (to.ordinal() > from.ordinal() + 1) {
+            throw BusinessException.conflict("An " + from.value() + " agent cannot become " + to.value()
+                    + " directly: it must be community first");
+        }
+        this.trustLevel = to;
+        return from;
+    }
+
+    /** A security incident: back to unverified whatever the level was. Answers the level it had. */
+    public TrustLevel demote() {
+        TrustLevel from = trustLevel;
+        this.trustLevel = TrustLevel.UNVERIFIED;
+        return from;
     }
 
     public void reject(Instant now) {
@@ -186,6 +222,20 @@ public class Agent {
      * it was already suspended or rejected (nothing changes then).
      */
     public AgentStatus suspendForDeletedAuthor(Instant now) {
+        if (status != AgentStatus.PENDING && status != AgentStatus.ACTIVE) {
+            return null;
+        }
+        AgentStatus before = status;
+        this.status = AgentStatus.SUSPENDED;
+        touch(now);
+        return before;
+    }
+
+    /**
+     * A re-scan found something high-risk: a pending or listed agent is suspended. Answers the status it had, or null
+     * when it was already suspended or rejected (nothing changes then).
+     */
+    public AgentStatus suspendForFinding(Instant now) {
         if (status != AgentStatus.PENDING && status != AgentStatus.ACTIVE) {
             return null;
         }

@@ -52,6 +52,9 @@ public class Submission {
     @Column(name = "smoke_detail", length = 500)
     private String smokeDetail;
 
+    @Column(name = "checks", length = 400_000)
+    private String checks;
+
     @Enumerated(EnumType.STRING)
     @Column(nullable = false, length = 20)
     private SubmissionStatus status;
@@ -85,10 +88,16 @@ public class Submission {
         this.bundleKey = bundle == null ? null : bundle.key();
         this.bundleSize = bundle == null ? null : bundle.size();
         this.smokeStatus = smoke;
-        this.smokeDetail = smokeDetail;
+        this.smokeDetail = smokeDetail == null || smokeDetail.length() <= 500 ? smokeDetail
+                : smokeDetail.substring(0, 499) + "…";
         this.status = SubmissionStatus.PENDING_REVIEW;
         this.reviewDueAt = now.plus(reviewWithin);
         this.createdAt = now;
+    }
+
+    /** The pre-listing checks' report, as the submission answer showed it. */
+    public void recordChecks(SafetyReport report) {
+        this.checks = report.toJson();
     }
 
     public void approve(long reviewer, String note, Instant now) {
@@ -155,6 +164,11 @@ public class Submission {
 
     public String smokeDetail() {
         return smokeDetail;
+    }
+
+    /** The pre-listing checks; none for submissions made before they existed. */
+    public SafetyReport checks() {
+        return SafetyReport.parse(checks);
     }
 
     public SubmissionStatus status() {

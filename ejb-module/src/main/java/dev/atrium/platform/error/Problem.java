@@ -9,6 +9,8 @@ public enum Problem {
     UNAUTHENTICATED(401, 40100),
     WRONG_CREDENTIALS(401, 10002),
     PAYMENT_REQUIRED(402, 30001),
+    /** The marketplace's free tier is used up for the calendar month (spec 03 Free tier). */
+    FREE_TIER_USED_UP(402, 40200),
     FORBIDDEN(403, 40300),
     ACCOUNT_DEACTIVATED(403, 10005),
     NOT_FOUND(404, 40400),

@@ -124,6 +124,25 @@ class BundleInspectorTest {
     }
 
     @Test
+    void whenASymlinkChainLeadsOutsideThenTheLinkThroughALinkIsRefused() throws IOException {
+        // each link alone stays inside; together d/l1/l2 would be the bundle's parent
+        var result = inspector.inspect(tar(t -> {
+            link(t, "d/l1", "..", TarArchiveEntry.LF_SYMLINK);
+            link(t, "d/l1/l2", "..", TarArchiveEntry.LF_SYMLINK);
+        }));
+        var turned = inspector.inspect(tar(t -> {
+            link(t, "b", "a/..", TarArchiveEntry.LF_SYMLINK);
+            link(t, "a", ".", TarArchiveEntry.LF_SYMLINK);
+        }));
+
+        assertThat(result.problems()).singleElement().satisfies(p -> {
+            assertThat(p.pointer()).isEqualTo("d/l1/l2");
+            assertThat(p.message()).isEqualTo("A path through the symbolic link d/l1");
+        });
+        assertThat(turned.problems()).extracting(SubmissionProblem::pointer).containsExactly("a");
+    }
+
+    @Test
     void whenAHardLinkLeadsOutsideThenItIsRefused() throws IOException {
         var result = inspector.inspect(tar(t -> link(t, "passwd", "../etc/passwd", TarArchiveEntry.LF_LINK)));
 

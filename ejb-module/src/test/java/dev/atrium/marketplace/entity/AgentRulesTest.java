@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 
-/** The record's status moves, versions, trust spellings and the ranking score. */
+/** The record's status moves, trust moves, versions, trust spellings and the ranking score. */
 class AgentRulesTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
@@ -42,12 +42,71 @@ class AgentRulesTest {
     }
 
     @Test
-    void whenApprovedThenActiveWithTheGrantedTrust() {
+    void whenApprovedThenActiveAndStillUnverified() {
         Agent agent = agent();
-        agent.approve(TrustLevel.COMMUNITY, NOW);
+        agent.approve(NOW);
 
         assertThat(agent.status()).isEqualTo(AgentStatus.ACTIVE);
+        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
+    }
+
+    @Test
+    void whenCommunityIsEarnedThenOnlyAnUnverifiedAgentMovesAndAgainChangesNothing() {
+        Agent agent = agent();
+        agent.approve(NOW);
+
+        assertThat(agent.earnCommunity()).isTrue();
         assertThat(agent.trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
+        assertThat(agent.earnCommunity()).isFalse();
+        agent.changeTrust(TrustLevel.OFFICIAL);
+        assertThat(agent.earnCommunity()).isFalse();
+        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.OFFICIAL);
+    }
+
+    @Test
+    void whenAnAdministratorMovesTrustThenOneStepUpOrAnyStepDown() {
+        for (TrustLevel from : TrustLevel.values()) {
+            for (TrustLevel to : TrustLevel.values()) {
+                Agent agent = agent();
+                while (agent.trustLevel() != from) {
+                    agent.changeTrust(TrustLevel.values()[agent.trustLevel().ordinal() + 1]);
+                }
+                boolean allowed = to != from && to.ordinal() <= from.ordinal() + 1;
+                if (allowed) {
+                    assertThat(agent.changeTrust(to)).as(from + " → " + to).isEqualTo(from);
+                    assertThat(agent.trustLevel()).isEqualTo(to);
+                } else {
+                    assertThatThrownBy(() -> agent.changeTrust(to)).as(from + " → " + to)
+                            .isInstanceOf(BusinessException.class)
+                            .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.CONFLICT);
+                    assertThat(agent.trustLevel()).isEqualTo(from);
+                }
+            }
+        }
+    }
+
+    @Test
+    void whenUnverifiedIsMadeOfficialThenRefusedNamingTheWayThroughCommunity() {
+        Agent agent = agent();
+
+        assertThatThrownBy(() -> agent.changeTrust(TrustLevel.OFFICIAL)).hasMessageContaining("community first");
+        assertThatThrownBy(() -> agent.changeTrust(null)).isInstanceOf(BusinessException.class);
+        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
+    }
+
+    @Test
+    void whenDemotedThenUnverifiedFromAnyLevelAndTheStatusStays() {
+        for (TrustLevel from : TrustLevel.values()) {
+            Agent agent = agent();
+            agent.approve(NOW);
+            while (agent.trustLevel() != from) {
+                agent.changeTrust(TrustLevel.values()[agent.trustLevel().ordinal() + 1]);
+            }
+
+            assertThat(agent.demote()).isEqualTo(from);
+            assertThat(agent.trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
+            assertThat(agent.status()).isEqualTo(AgentStatus.ACTIVE);
+        }
     }
 
     @Test
@@ -56,15 +115,15 @@ class AgentRulesTest {
 
         assertThatThrownBy(() -> agent.takeDown(NOW)).isInstanceOf(BusinessException.class)
                 .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.CONFLICT);
-        agent.approve(null, NOW);
-        assertThatThrownBy(() -> agent.approve(null, NOW)).isInstanceOf(BusinessException.class);
+        agent.approve(NOW);
+        assertThatThrownBy(() -> agent.approve(NOW)).isInstanceOf(BusinessException.class);
         assertThatThrownBy(() -> agent.reject(NOW)).isInstanceOf(BusinessException.class);
     }
 
     @Test
     void whenTakenDownAndResubmittedThenPendingAgainWithTheNewVersion() {
         Agent agent = agent();
-        agent.approve(null, NOW);
+        agent.approve(NOW);
         agent.takeDown(NOW);
 
         AgentStatus before = agent.resubmit(card("1.0.1"), null, SmokeStatus.NOT_RUN, new float[] {0, 1}, "m", NOW);

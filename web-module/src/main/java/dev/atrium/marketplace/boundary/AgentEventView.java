@@ -12,12 +12,14 @@ import dev.atrium.marketplace.entity.AgentEvent;
 public record AgentEventView(
         long id,
         UUID agentId,
-        @Schema(enumeration = {"submitted", "resubmitted", "approved", "rejected", "taken_down"}) String action,
+        @Schema(enumeration = {"submitted", "resubmitted", "approved", "rejected", "taken_down", "trust_changed",
+                "incident", "checked", "rescanned"}) String action,
         @Schema(nullable = true) String fromStatus,
         String toStatus,
         String version,
-        @Schema(description = "The user who made the move: the author or a reviewer") long actorId,
-        @Schema(nullable = true, description = "For a takedown, the spec's reason; for an approval, a granted trust level")
+        @Schema(description = "The user who made the move: the author, a reviewer, or 0 for the platform") long actorId,
+        @Schema(nullable = true, description = "For a takedown, the spec's reason (security_reports when users' "
+                + "reports took it down); for a trust change, <from>_to_<to>; for an incident, its code")
         String reasonCode,
         @Schema(nullable = true) String reason,
         Instant createdAt) {

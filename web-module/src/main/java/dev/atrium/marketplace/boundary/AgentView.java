@@ -36,7 +36,7 @@ public record AgentView(
         long totalCalls,
         @Schema(description = "The spec's ranking score, 0 to 1") double rankingScore,
         @Schema(enumeration = {"not_run", "passed", "failed"},
-                description = "Smoke tests at submission; not_run until the sandbox exists")
+                description = "Smoke tests at submission; not_run for an image-only agent or a card without test cases")
         String smokeTests,
         Instant createdAt,
         Instant updatedAt,

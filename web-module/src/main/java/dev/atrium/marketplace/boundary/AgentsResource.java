@@ -82,13 +82,16 @@ public class AgentsResource {
     @Operation(summary = "Submit an agent, or a new version of one's own agent",
             description = "Parts: card (JSON) and bundle (.tar.gz or .zip, optional when the card names a "
                     + "docker_image). The card is validated against GET /v1/schemas/agent-card, the bundle's entries "
-                    + "must stay inside it; then the agent is stored as pending and waits for review (24 h).")
+                    + "must stay inside it; then the pre-listing checks run (smoke tests in the sandbox, static scan, "
+                    + "dependencies, prompt injection, network audit, time and memory: a high-risk finding rejects); "
+                    + "then the agent is stored as pending and waits for review (24 h).")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.MULTIPART_FORM_DATA,
             schema = @Schema(implementation = SubmissionForm.class)))
     @APIResponse(responseCode = "202", description = "Accepted: pending review",
             content = @Content(schema = @Schema(implementation = SubmissionAccepted.class)))
     @APIResponse(responseCode = "422", description = "Rejected: the error envelope with the spec's status "
-            + "\"rejected\" and errors [{part, pointer, message}] listing every problem of the card and bundle")
+            + "\"rejected\" and errors [{part, pointer, message}] listing every problem of the card and bundle, or the "
+            + "high-risk findings of the pre-listing checks (with checks [...])")
     @APIResponse(responseCode = "409", description = "The name belongs to another developer's agent, or the version "
             + "is not higher than the current one")
     @APIResponse(responseCode = "413", description = "The bundle is larger than the limit")
@@ -97,7 +100,7 @@ public class AgentsResource {
         try (var submission = SubmissionParts.read(parts, settings.bundleMaxBytes())) {
             var outcome = submissions.submit(author, submission.card(), submission.bundle());
             if (outcome.isRejected()) {
-                return Response.status(422).entity(SubmissionRejected.of(outcome.problems())).build();
+                return Response.status(422).entity(SubmissionRejected.of(outcome.problems(), outcome.checks())).build();
             }
             return Response.accepted(SubmissionAccepted.from(outcome))
                     .header("Location", AgentView.BASE + outcome.agent().id()).build();

@@ -1,14 +1,18 @@
 package dev.atrium.marketplace.boundary;
 
-import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Null;
 import jakarta.validation.constraints.Size;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** A reviewer's approval; the trust level stays as it is unless granted here. */
+/**
+ * A reviewer's approval. It lists the agent and grants no trust: a {@code trust_level} in the body is refused (422)
+ * rather than silently ignored, so that a client still sending it learns that nothing was granted.
+ */
 public record ApproveRequest(
-        @Pattern(regexp = "unverified|community|community_verified|official")
-        @Schema(nullable = true, description = "Grant a trust level with the approval (after the spec's checks)")
-        String trustLevel,
+        @Null(message = "trust is never granted at approval: every agent starts unverified, is promoted to community "
+                + "by its use and to official by an administrator (POST /v1/admin/agents/{id}/trust)")
+        @Schema(hidden = true)
+        Object trustLevel,
         @Size(max = 4000) @Schema(nullable = true) String note) {
 }

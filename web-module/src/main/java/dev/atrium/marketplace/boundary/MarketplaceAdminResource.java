@@ -28,7 +28,6 @@ import dev.atrium.marketplace.control.AgentService;
 import dev.atrium.marketplace.control.ReviewService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.TakedownReason;
-import dev.atrium.marketplace.entity.TrustLevel;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.openapi.ListOf;
@@ -70,8 +69,7 @@ public class MarketplaceAdminResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Approve a pending agent: it becomes active and searchable")
     public AgentView approve(@PathParam("id") UUID id, @Valid @NotNull ApproveRequest body) {
-        TrustLevel granted = body.trustLevel() == null ? null : TrustLevel.of(body.trustLevel());
-        return view(reviews.approve(id, reviewer(), granted, body.note()));
+        return view(reviews.approve(id, reviewer(), body.note()));
     }
 
     @POST

@@ -10,6 +10,7 @@ final class Requesters {
 
     static final String PUBLISH = "agent:publish";
     static final String REVIEW = "agent:review";
+    static final String TRUST = "agent:trust";
 
     private Requesters() {
     }

@@ -1,6 +1,7 @@
 package dev.atrium.marketplace.boundary;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -17,12 +18,13 @@ public record SubmissionAccepted(
         String name,
         String version,
         SmokeTestsView smokeTests,
+        @Schema(description = "Every pre-listing check with its findings") List<CheckView> checks,
         Map<String, String> _links) {
 
     static SubmissionAccepted from(SubmissionOutcome outcome) {
         var s = outcome.submission();
         return new SubmissionAccepted("pending_review", s.reviewDueAt(), s.agentId(), s.id(), s.name(), s.version(),
-                new SmokeTestsView(s.smokeStatus().value(), s.smokeDetail()),
+                new SmokeTestsView(s.smokeStatus().value(), s.smokeDetail()), CheckView.of(outcome.checks()),
                 Map.of("agent", AgentView.BASE + s.agentId(), "history", AgentView.BASE + s.agentId() + "/history"));
     }
 }

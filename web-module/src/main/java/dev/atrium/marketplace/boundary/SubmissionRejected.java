@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.atrium.marketplace.control.SubmissionProblem;
+import dev.atrium.marketplace.entity.SafetyReport;
 import dev.atrium.platform.boundary.ErrorResponse;
 import dev.atrium.platform.error.Problem;
 
@@ -16,12 +17,14 @@ import dev.atrium.platform.error.Problem;
 public record SubmissionRejected(
         ErrorResponse.ErrorBody error,
         @Schema(enumeration = "rejected") String status,
-        List<SubmissionProblem> errors) {
+        @Schema(description = "part: card, bundle, or the pre-listing check that failed") List<SubmissionProblem> errors,
+        @Schema(description = "The pre-listing checks when they ran (only on a valid card and bundle); empty otherwise")
+        List<CheckView> checks) {
 
-    static SubmissionRejected of(List<SubmissionProblem> problems) {
+    static SubmissionRejected of(List<SubmissionProblem> problems, SafetyReport report) {
         String details = problems.stream().map(p -> p.part() + " " + (p.pointer().isEmpty() ? "(root)" : p.pointer())
                 + ": " + p.message()).collect(Collectors.joining("; "));
         var envelope = ErrorResponse.of(Problem.VALIDATION, "Submission rejected", details);
-        return new SubmissionRejected(envelope.error(), "rejected", problems);
+        return new SubmissionRejected(envelope.error(), "rejected", problems, CheckView.of(report));
     }
 }

@@ -2,6 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -19,6 +20,8 @@ public record SubmissionView(
         String version,
         @Schema(enumeration = {"pending_review", "approved", "rejected", "superseded"}) String status,
         SmokeTestsView smokeTests,
+        @Schema(description = "The pre-listing checks at submission; empty for submissions made before they existed")
+        List<CheckView> checks,
         @Schema(nullable = true) Long bundleSize,
         @Schema(description = "When the review is due: 24 h after submission") Instant estimatedReview,
         @Schema(nullable = true) Instant decidedAt,
@@ -33,7 +36,7 @@ public record SubmissionView(
         links.put("approve", "/v1/admin/agents/" + s.agentId() + "/approve");
         links.put("reject", "/v1/admin/agents/" + s.agentId() + "/reject");
         return new SubmissionView(s.id(), s.agentId(), s.authorId(), s.name(), s.version(), s.status().value(),
-                new SmokeTestsView(s.smokeStatus().value(), s.smokeDetail()), s.bundleSize(), s.reviewDueAt(),
+                new SmokeTestsView(s.smokeStatus().value(), s.smokeDetail()), CheckView.of(s.checks()), s.bundleSize(), s.reviewDueAt(),
                 s.decidedAt(), s.decidedBy(), s.decisionNote(), s.createdAt(), links);
     }
 }

@@ -1,0 +1,115 @@
+package dev.atrium.marketplace.control;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+
+import org.eclipse.microprofile.config.Config;
+
+import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.Permissions;
+import dev.atrium.marketplace.entity.TrustLevel;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.http.JsonInput;
+import dev.atrium.sandbox.Executor;
+import dev.atrium.sandbox.Limits;
+import dev.atrium.sandbox.Network;
+import dev.atrium.sandbox.RunResult;
+import dev.atrium.sandbox.RunSpec;
+import dev.atrium.sandbox.SandboxRefused;
+
+/**
+ * Runs one invocation of an agent's current version in the sandbox, in a slot of this instance's pool, outside any
+ * transaction: the unpacked bundle read-only, the card's {@code runtime.entrypoint} as the command, the limits of its
+ * declaration under its trust level's ceilings, a scratch directory only when it declares filesystem access, network
+ * only when declared and allowed, and of the environment only the declared {@code allowed_env_vars} whose values the
+ * operator configured as {@code atrium.sandbox.env.<NAME>} (never the server's own environment). Agents below
+ * {@code official} are untrusted: the executor refuses them where it cannot enforce the limits.
+ */
+@ApplicationScoped
+public class AgentRunner {
+
+    static final String ENV_PREFIX = "atrium.sandbox.env.";
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+
+    /** A finished run and the limits it ran under. */
+    public record Run(RunResult result, Limits limits) {
+    }
+
+    @Inject
+    Executor executor;
+
+    @Inject
+    SandboxSlots slots;
+
+    @Inject
+    BundleCache bundles;
+
+    @Inject
+    Config config;
+
+    public Run run(Agent agent, byte[] stdin) {
+        if (agent.bundleKey() == null) {
+            throw new BusinessException(Problem.UNAVAILABLE, "This agent cannot run here",
+                    "The agent ships as a container image only (runtime.docker_image) and this platform has no "
+                            + "container runtime; only agents with a bundle can be invoked");
+        }
+        String card = agent.cardJson();
+        List<String> command = entrypoint(card);
+        if (command.isEmpty()) {
+            throw new BusinessException(Problem.UNAVAILABLE, "This agent cannot run here",
+                    "The agent's card has no runtime.entrypoint");
+        }
+        Permissions declared = Permissions.of(card);
+        TrustLevel trust = agent.trustLevel();
+        Limits limits = AgentLimits.of(declared, trust);
+        Network network = AgentLimits.network(declared, trust) ? Network.to(declared.allowedDomains()) : Network.NONE;
+        var spec = new RunSpec(bundles.unpacked(agent.bundleKey()), command, stdin,
+                environment(declared.allowedEnvVars()), limits, network, declared.filesystem(), false,
+                trust != TrustLevel.OFFICIAL);
+        RunResult result = slots.run(() -> {
+            try {
+                return executor.run(spec);
+            } catch (SandboxRefused e) {
+                throw new BusinessException(Problem.UNAVAILABLE, "The sandbox refused to run this agent",
+                        e.getMessage());
+            }
+        });
+        return new Run(result, limits);
+    }
+
+    /** The declared variables the operator gave values to; nothing else of any environment. */
+    Map<String, String> environment(List<String> allowed) {
+        var env = new LinkedHashMap<String, String>();
+        for (String name : allowed) {
+            if (ENV_NAME.matcher(name).matches()) {
+                config.getOptionalValue(ENV_PREFIX + name, String.class).ifPresent(v -> env.put(name, v));
+            }
+        }
+        return env;
+    }
+
+    static List<String> entrypoint(String cardJson) {
+        var command = new ArrayList<String>();
+        JsonValue card = JsonInput.read(cardJson);
+        if (card instanceof JsonObject c && c.get("runtime") instanceof JsonObject runtime
+                && runtime.get("entrypoint") instanceof JsonArray parts) {
+            for (JsonValue part : parts) {
+                if (part instanceof JsonString s) {
+                    command.add(s.getString());
+                }
+            }
+        }
+        return command;
+    }
+}

@@ -1,0 +1,219 @@
+package dev.atrium.marketplace.control;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+import dev.atrium.ai.control.TenantService;
+import dev.atrium.ai.entity.Tier;
+import dev.atrium.identity.control.AlertService;
+import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentRun;
+import dev.atrium.marketplace.entity.AgentUsage;
+import dev.atrium.marketplace.entity.Pricing;
+import dev.atrium.marketplace.entity.RunStatus;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.http.RateLimiter;
+import dev.atrium.sandbox.Outcome;
+
+/**
+ * {@code POST /v1/agents/{agent_id}/invoke} (spec 03, README "The invoke gateway"), in this order: the rate limit
+ * of the caller's API key (or user, for other credentials); the agent, which must be active; the free tier; the
+ * input against the card's {@code input_schema}; the run in the sandbox with personal data in the input masked;
+ * the output scanned for personal data (flagged and alerted, never blocked); then the run and usage records in one
+ * short transaction. Not transactional itself: a sandbox run never holds a database transaction open.
+ */
+@ApplicationScoped
+public class InvokeGateway {
+
+    private static final Logger LOG = Logger.getLogger(InvokeGateway.class.getName());
+    private static final Pattern UUID_TEXT = Pattern.compile(
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    static final Duration WINDOW = Duration.ofSeconds(60);
+    /** The alert kind raised when an agent's output carries personal data. */
+    public static final String PII_ALERT = "agent_output_personal_data";
+    /** The incident code of a run the sandbox stopped for hostile behaviour (the process limit). */
+    static final String HOSTILE = "contained_hostile_behaviour";
+
+    /** Who invokes: the user, and the bucket of the rate limit ({@code key:<id>} for an API key, else the user). */
+    public record Invoker(long userId, String rateKey) {
+    }
+
+    /**
+     * An invocation's answer: {@code inputError} set when the input was refused (nothing ran), else the run's
+     * facts and the body (the agent's output, or {@code {"error": ...}} when the run failed).
+     */
+    public record Invocation(String inputError, UUID runId, String agentVersion, RunStatus status, long durationMs,
+                             long tokensInput, long tokensOutput, BigDecimal price, JsonObject body,
+                             RateLimiter.Decision rate) {
+
+        static Invocation refused(String error, RateLimiter.Decision rate) {
+            return new Invocation(error, null, null, null, 0, 0, 0, null, null, rate);
+        }
+    }
+
+    @Inject
+    RateLimiter limiter;
+
+    @Inject
+    AgentRepository agents;
+
+    @Inject
+    TenantService tenants;
+
+    @Inject
+    FreeTier freeTier;
+
+    @Inject
+    CardValidation cards;
+
+    @Inject
+    AgentRunner runner;
+
+    @Inject
+    UsageRecorder recorder;
+
+    @Inject
+    TrustService trust;
+
+    @Inject
+    AlertService alerts;
+
+    @Inject
+    MetricRegistry metrics;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.invoke.per-minute", defaultValue = "100")
+    int perMinute;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.compute-usd-per-second", defaultValue = "0.00002")
+    BigDecimal computeRate;
+
+    public Invocation invoke(Invoker caller, String agentRef, JsonValue input) {
+        var rate = limiter.hit("invoke|" + caller.rateKey(), perMinute, WINDOW);
+        if (!rate.allowed()) {
+            throw new BusinessException(Problem.RATE_LIMITED, "Too many invocations",
+                    "At most " + rate.limit() + " invocations per " + WINDOW.toSeconds() + " s window per API key; "
+                            + "retry in " + rate.retryAfterSeconds() + " s", rateHeaders(rate, true));
+        }
+        Agent agent = active(agentRef);
+        boolean free = tenants.tierOf(caller.userId()) == Tier.FREE;
+        if (free) {
+            freeTier.check(caller.userId());
+        }
+        var problems = InputCheck.problems(input, agent.cardJson(), cards.validator());
+        if (problems.isPresent()) {
+            return Invocation.refused(problems.get(), rate);
+        }
+        if (free) {
+            freeTier.count(caller.userId());
+        }
+        var masked = PersonalData.mask(input);
+        AgentRunner.Run run;
+        try {
+            run = runner.run(agent, masked.value().toString().getBytes(StandardCharsets.UTF_8));
+        } catch (BusinessException e) {
+            if (free) {
+                // nothing ran: the call is given back
+                freeTier.uncount(caller.userId());
+            }
+            throw e;
+        }
+        return finish(caller, agent, masked.value(), run, free, rate);
+    }
+
+    private Invocation finish(Invoker caller, Agent agent, JsonValue maskedInput, AgentRunner.Run run, boolean free,
+                              RateLimiter.Decision rate) {
+        var result = run.result();
+        var reply = AgentProtocol.read(result, run.limits().timeout().toSeconds());
+        RunStatus status = RunStatus.of(result.outcome(), reply.ok());
+        JsonObject body = reply.output().orElseGet(() -> Json.createObjectBuilder().add("error", reply.error())
+                .build());
+        List<String> pii = reply.ok() ? PersonalData.find(body) : List.of();
+        UUID runId = UUID.randomUUID();
+        String version = agent.version().toString();
+        long durationMs = result.wallTime().toMillis();
+        var log = PersonalData.maskText(result.stderrText());
+        var runFacts = new AgentRun.Facts(runId, agent.id(), version, caller.userId(), status,
+                reply.ok() ? null : reply.error(), result.exitCode(), durationMs, maskedInput.toString(),
+                body.toString(), log.text(), pii);
+        double seconds = result.wallTime().toNanos() / 1e9;
+        var usage = reply.usage();
+        var usageFacts = new AgentUsage.Facts(runId, caller.userId(), agent.id(), version, usage.tokensInput(),
+                usage.tokensOutput(), seconds, BigDecimal.valueOf(usage.costLlm()),
+                UsageRecorder.computeCost(seconds, computeRate), status.succeeded());
+        var record = recorder.record(runFacts, usageFacts, Pricing.of(agent.pricingJson()));
+        if (free) {
+            freeTier.tokens(caller.userId(), usage.tokensInput() + usage.tokensOutput());
+        }
+        if (!pii.isEmpty()) {
+            flagPersonalData(agent, runId, pii);
+        }
+        if (result.outcome() == Outcome.KILLED) {
+            hostile(agent, runId, reply.error());
+        }
+        metrics.counter("atrium_agent_invocations_total", new Tag("status", status.value())).inc();
+        return new Invocation(null, runId, version, status, durationMs, record.tokensInput(), record.tokensOutput(),
+                record.priceCharged(), body, rate);
+    }
+
+    private Agent active(String ref) {
+        var agent = UUID_TEXT.matcher(ref).matches() ? agents.find(UUID.fromString(ref))
+                : ref.length() <= 64 ? agents.findByName(ref) : java.util.Optional.<Agent>empty();
+        return agent.filter(Agent::isActive).orElseThrow(() -> BusinessException.notFound("Agent"));
+    }
+
+    /** Personal data in an agent's output: logged, counted, alerted; the caller still gets the output. */
+    private void flagPersonalData(Agent agent, UUID runId, List<String> kinds) {
+        LOG.warning(() -> "Personal data (" + String.join(", ", kinds) + ") in the output of agent " + agent.id()
+                + " run " + runId);
+        for (String kind : kinds) {
+            metrics.counter("atrium_agent_output_pii_total", new Tag("kind", kind)).inc();
+        }
+        try {
+            alerts.raise(PII_ALERT, "agent:" + agent.id(), "Agent " + agent.name() + " answered personal data ("
+                    + String.join(", ", kinds) + ") in run " + runId);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not raise the personal data alert for run " + runId, e);
+        }
+    }
+
+    /** A run the sandbox stopped for its process count: an incident that demotes the agent. */
+    private void hostile(Agent agent, UUID runId, String error) {
+        try {
+            trust.incident(agent.id(), HOSTILE, "Run " + runId + " was stopped by the sandbox: " + error);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not record the incident of run " + runId, e);
+        }
+    }
+
+    /** The rate-limit headers of the invoke bucket; with {@code Retry-After} when refused. */
+    public static Map<String, String> rateHeaders(RateLimiter.Decision d, boolean refused) {
+        var headers = new java.util.LinkedHashMap<String, String>();
+        headers.put("X-RateLimit-Limit", Integer.toString(d.limit()));
+        headers.put("X-RateLimit-Remaining", Long.toString(d.remaining()));
+        headers.put("X-RateLimit-Reset", Long.toString(d.resetEpochSeconds()));
+        if (refused) {
+            headers.put("Retry-After", Long.toString(d.retryAfterSeconds()));
+        }
+        return headers;
+    }
+}

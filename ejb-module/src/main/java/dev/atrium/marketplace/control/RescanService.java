@@ -1,0 +1,117 @@
+package dev.atrium.marketplace.control;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+
+import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentAction;
+import dev.atrium.marketplace.entity.AgentEvent;
+import dev.atrium.marketplace.entity.AgentStatus;
+import dev.atrium.marketplace.entity.SafetyReport;
+import dev.atrium.marketplace.entity.TakedownReason;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.objects.ObjectStore;
+
+/**
+ * An administrator's re-scan of an agent's current version: the pre-listing checks again, on the bundle as stored
+ * (fetched from the object store; an image-only agent has none, so only what needs no bundle is reported). Always a
+ * {@code rescanned} entry in the history; a high-risk finding takes a pending or listed agent down ({@code suspended},
+ * reason {@code high_risk_finding}) and is a security incident (the agent is demoted to unverified, an alert raised).
+ */
+@Stateless
+public class RescanService {
+
+    private static final Logger LOG = Logger.getLogger(RescanService.class.getName());
+
+    /** What a re-scan found and did. */
+    public record Rescan(Agent agent, SafetyReport report, boolean takenDown) {
+    }
+
+    @PersistenceContext(unitName = "atrium")
+    EntityManager em;
+
+    @Inject
+    SafetyChecks checks;
+
+    @Inject
+    ObjectStore objects;
+
+    @Inject
+    TrustService trust;
+
+    @Inject
+    AgentChanges changes;
+
+    @Inject
+    Clock clock;
+
+    public Rescan rescan(UUID agentId, long reviewer) {
+        Agent found = em.find(Agent.class, agentId);
+        if (found == null) {
+            throw BusinessException.notFound("Agent");
+        }
+        String key = found.bundleKey();
+        String version = found.version().toString();
+        // the agent runs without the row lock held; the lock is taken to record what was found
+        SafetyReport report = key == null ? checks.check(found.cardJson(), null, null) : scanStored(found, key);
+        Agent agent = em.find(Agent.class, agentId, LockModeType.PESSIMISTIC_WRITE);
+        Instant now = clock.instant();
+        boolean rejects = report.rejects() && version.equals(agent.version().toString());
+        em.persist(new AgentEvent(agent, AgentAction.RESCANNED, agent.status(), reviewer,
+                SubmissionService.checkCode(report), "Re-scan of version " + version + ": " + report.summary(), now));
+        boolean takenDown = false;
+        if (rejects) {
+            String reason = "High-risk findings in a re-scan: " + report.high().stream().limit(5)
+                    .map(f -> (f.pointer().isEmpty() ? "" : f.pointer() + ": ") + f.message())
+                    .collect(Collectors.joining("; "));
+            String cut = reason.length() > 3900 ? reason.substring(0, 3900) + "…" : reason;
+            AgentStatus before = agent.suspendForFinding(now);
+            if (before != null) {
+                em.persist(new AgentEvent(agent, AgentAction.TAKEN_DOWN, before, reviewer,
+                        TakedownReason.HIGH_RISK_FINDING.value(), cut, now));
+                takenDown = true;
+            }
+            trust.incident(agentId, TakedownReason.HIGH_RISK_FINDING.value(), cut);
+            LOG.warning(() -> "Agent " + agentId + " re-scan: " + report.summary());
+        }
+        changes.changed(agent);
+        return new Rescan(agent, report, takenDown);
+    }
+
+    private SafetyReport scanStored(Agent agent, String key) {
+        ObjectStore.StoredObject stored = objects.get(key).orElseThrow(() -> BusinessException.conflict(
+                "The agent's stored bundle is missing from the object store"));
+        Path file = null;
+        try (InputStream in = stored.content()) {
+            file = Files.createTempFile("atrium-rescan-", ".bundle");
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            String format = key.endsWith("." + BundleInspector.ZIP) ? BundleInspector.ZIP : BundleInspector.TAR_GZ;
+            return checks.check(agent.cardJson(), file, format);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    LOG.warning(() -> "A re-scan's temporary bundle could not be removed: " + e);
+                }
+            }
+        }
+    }
+}

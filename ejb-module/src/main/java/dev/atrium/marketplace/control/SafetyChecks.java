@@ -1,0 +1,208 @@
+package dev.atrium.marketplace.control;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Logger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import dev.atrium.marketplace.entity.CheckFinding;
+import dev.atrium.marketplace.entity.CheckResult;
+import dev.atrium.marketplace.entity.SafetyReport;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+import dev.atrium.sandbox.BundleRefused;
+import dev.atrium.sandbox.BundleUnpacker;
+import dev.atrium.sandbox.Executor;
+import dev.atrium.sandbox.SandboxRefused;
+
+/**
+ * The pre-listing checks of an agent (README, "Pre-listing checks"), run at submission and by an administrator's
+ * re-scan: (1) smoke tests, (2) static scan, (3) dependencies, (4) prompt injection, (5) network audit, (6) time and
+ * memory. The bundle is unpacked into a temporary directory that is removed afterwards on every path; the agent runs
+ * in the sandbox as an unverified agent within the checks' time budget. An agent shipped as an image only is not
+ * run (no container runtime here): its checks are {@code not_run} with that reason.
+ */
+@ApplicationScoped
+public class SafetyChecks {
+
+    private static final Logger LOG = Logger.getLogger(SafetyChecks.class.getName());
+
+    static final String IMAGE_ONLY = "The agent ships as an image only (runtime.docker_image) and this platform has "
+            + "no container runtime to run it; the test cases were validated against input_schema only";
+
+    @Inject
+    Executor executor;
+
+    @Inject
+    CardValidation cards;
+
+    @Inject
+    MarketplaceSettings settings;
+
+    private volatile Loaded advisories;
+
+    private record Loaded(String path, long modified, Advisories advisories) {
+    }
+
+    /**
+     * Runs every check on the card (valid) and its bundle ({@code archive}, already inspected; null for an image-only
+     * agent; {@code format} {@code tar.gz} or {@code zip}). 503 when the sandbox refuses to run agents here.
+     */
+    public SafetyReport check(String cardJson, Path archive, String format) {
+        CheckedCard card = CheckedCard.of(cardJson);
+        if (archive == null) {
+            return new SafetyReport(List.of(
+                    CheckResult.notRun(SmokeTestCheck.NAME, IMAGE_ONLY),
+                    CheckResult.notRun(StaticScan.NAME, "No bundle to scan: the agent ships as an image"),
+                    CheckResult.notRun(DependencyCheck.NAME, "No bundle to check: the agent ships as an image"),
+                    CheckResult.notRun(PromptInjectionCheck.NAME, IMAGE_ONLY),
+                    CheckResult.notRun(NetworkAuditCheck.NAME, IMAGE_ONLY),
+                    CheckResult.notRun(ResourceUseCheck.NAME, IMAGE_ONLY)));
+        }
+        Path dir = null;
+        try {
+            // the agent runs as nobody: the directories above its bundle must be searchable by others
+            dir = Files.createTempDirectory("atrium-checks-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
+            Path bundle = dir.resolve("bundle");
+            try {
+                BundleUnpacker.unpack(archive, bundle, settings.bundleMaxEntries(), settings.bundleMaxUnpackedBytes());
+            } catch (BundleRefused refused) {
+                return new SafetyReport(List.of(CheckResult.ran(StaticScan.NAME, "The bundle could not be unpacked",
+                        List.of(CheckFinding.high(refused.entry(), "The bundle could not be unpacked: "
+                                + refused.reason())), 0)));
+            }
+            return run(card, bundle, archive, format);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (dir != null) {
+                delete(dir);
+            }
+        }
+    }
+
+    private SafetyReport run(CheckedCard card, Path bundle, Path archive, String format) {
+        var results = new ArrayList<CheckResult>();
+        long start = System.nanoTime();
+        List<CheckFinding> scanned = new StaticScan(card.permissions()).scan(bundle, archive, format);
+        results.add(CheckResult.ran(StaticScan.NAME, count(scanned, "finding"), scanned, since(start)));
+
+        start = System.nanoTime();
+        DependencyCheck.Outcome deps = new DependencyCheck(advisories()).check(bundle);
+        results.add(CheckResult.ran(DependencyCheck.NAME, deps.dependencies() + " dependencies in " + deps.manifests()
+                + " manifests compared with " + advisories().size() + " advisories", deps.findings(), since(start)));
+
+        var runner = new CheckRunner(executor, bundle, card, settings.checksBudget(), System::nanoTime);
+        try {
+            start = System.nanoTime();
+            if (card.testCases().isEmpty()) {
+                results.add(CheckResult.notRun(SmokeTestCheck.NAME, "The card has no test_cases"));
+            } else {
+                SmokeTestCheck.Outcome smoke = new SmokeTestCheck(cards.validator()).check(runner);
+                results.add(CheckResult.ran(SmokeTestCheck.NAME, smoke.passed() + " of " + smoke.run()
+                        + " test cases passed in the sandbox", smoke.findings(), since(start)));
+            }
+            start = System.nanoTime();
+            String notApplicable = PromptInjectionCheck.notApplicable(card);
+            if (notApplicable != null) {
+                results.add(CheckResult.notRun(PromptInjectionCheck.NAME, notApplicable));
+            } else {
+                PromptInjectionCheck.Outcome injection = new PromptInjectionCheck().check(runner,
+                        PromptInjectionCheck.canary());
+                results.add(CheckResult.ran(PromptInjectionCheck.NAME, injection.run() + " of "
+                        + PromptInjectionCheck.INPUTS.size() + " adversarial inputs run with a canary secret in the "
+                        + "environment", injection.findings(), since(start)));
+            }
+        } catch (SandboxRefused refused) {
+            LOG.warning(() -> "The sandbox refused the checks' runs: " + refused.getMessage());
+            throw new BusinessException(Problem.UNAVAILABLE, "The sandbox cannot run agents on this instance, so the "
+                    + "submission cannot be checked; try again later", refused.getMessage());
+        }
+        start = System.nanoTime();
+        var runs = runner.runs();
+        if (runs.isEmpty()) {
+            results.add(CheckResult.notRun(NetworkAuditCheck.NAME, "The agent was not run"));
+            results.add(CheckResult.notRun(ResourceUseCheck.NAME, "The agent was not run"));
+        } else {
+            List<CheckFinding> network = NetworkAuditCheck.check(runs, card.permissions());
+            results.add(CheckResult.ran(NetworkAuditCheck.NAME, "Network system calls of " + runs.size()
+                    + " runs audited", network, since(start)));
+            ResourceUseCheck.Outcome resources = ResourceUseCheck.check(runs);
+            results.add(CheckResult.ran(ResourceUseCheck.NAME, resources.summary(), resources.findings(), 0));
+        }
+        // the smoke tests first, as the submission answer has always shown them
+        results.sort((a, b) -> Integer.compare(order(a.name()), order(b.name())));
+        return new SafetyReport(results);
+    }
+
+    private static int order(String name) {
+        return List.of(SmokeTestCheck.NAME, StaticScan.NAME, DependencyCheck.NAME, PromptInjectionCheck.NAME,
+                NetworkAuditCheck.NAME, ResourceUseCheck.NAME).indexOf(name);
+    }
+
+    private static String count(List<CheckFinding> findings, String noun) {
+        return findings.size() + " " + noun + (findings.size() == 1 ? "" : "s");
+    }
+
+    private static long since(long start) {
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    /** The advisory file, read again when it changed on disk. */
+    Advisories advisories() {
+        String path = settings.advisoriesPath();
+        long modified = 0;
+        if (!path.isEmpty()) {
+            try {
+                modified = Files.getLastModifiedTime(Path.of(path)).toMillis();
+            } catch (IOException e) {
+                throw new UncheckedIOException("The advisory file " + path + " cannot be read", e);
+            }
+        }
+        Loaded loaded = advisories;
+        if (loaded == null || !loaded.path().equals(path) || loaded.modified() != modified) {
+            loaded = new Loaded(path, modified, Advisories.load(path));
+            advisories = loaded;
+        }
+        return loaded.advisories();
+    }
+
+    /** Removes the directory without following links out of it. */
+    static void delete(Path dir) {
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+                    // an unpacked bundle may hold read-only directories
+                    d.toFile().setWritable(true, true);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    Files.deleteIfExists(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            LOG.warning(() -> "The checks' directory " + dir + " could not be removed: " + e);
+        }
+    }
+}

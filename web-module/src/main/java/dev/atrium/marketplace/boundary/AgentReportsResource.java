@@ -1,0 +1,51 @@
+package dev.atrium.marketplace.boundary;
+
+import java.util.UUID;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.identity.boundary.Callers;
+import dev.atrium.marketplace.control.ReportService;
+import dev.atrium.marketplace.entity.ReportReason;
+
+/** Security reports by any signed-in user; three from distinct users take the agent down. */
+@Path("v1/agents/" + AgentsResource.ID + "/reports")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "marketplace")
+public class AgentReportsResource {
+
+    @Inject
+    ReportService reports;
+
+    @Inject
+    HttpServletRequest request;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Report a security problem with a listed agent (one report per user per agent)")
+    @APIResponse(responseCode = "201", description = "Recorded",
+            content = @Content(schema = @Schema(implementation = ReportView.class)))
+    public Response report(@PathParam("id") UUID id, @Valid @NotNull ReportRequest body) {
+        var report = reports.report(id, Callers.required(request).userId(), ReportReason.of(body.reason()),
+                body.details());
+        return Response.status(Response.Status.CREATED).entity(ReportView.from(report)).build();
+    }
+}

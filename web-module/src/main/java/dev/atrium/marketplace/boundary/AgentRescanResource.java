@@ -1,0 +1,46 @@
+package dev.atrium.marketplace.boundary;
+
+import java.util.UUID;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.identity.boundary.Callers;
+import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.marketplace.control.RescanService;
+
+/** An administrator's re-scan of an agent's stored bundle with the pre-listing checks (permission {@code agent:review}). */
+@Path("v1/admin/agents/" + AgentsResource.ID + "/rescan")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "marketplace")
+@RequiresPermission(Requesters.REVIEW)
+public class AgentRescanResource {
+
+    @Inject
+    RescanService rescans;
+
+    @Inject
+    HttpServletRequest request;
+
+    @POST
+    @Operation(summary = "Re-scan the agent's current version with the pre-listing checks",
+            description = "Runs the checks on the stored bundle (fetched from the object store). A high-risk finding "
+                    + "takes a pending or listed agent down (suspended, reason high_risk_finding) and records a "
+                    + "security incident (demoted to unverified). Recorded in the history either way.")
+    @APIResponse(responseCode = "200", description = "The report, and whether the agent was taken down")
+    @APIResponse(responseCode = "404", description = "No such agent")
+    public RescanView rescan(@PathParam("id") UUID id) {
+        return RescanView.from(rescans.rescan(id, Callers.required(request).userId()));
+    }
+}
