@@ -68,6 +68,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private GreenMail smtp;
     private String database;
     private Path dataDir;
+    private Path advisories;
     private Path log;
     private MockOAuth2Server oauth;
     private List<String> command;
@@ -119,6 +120,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     public Path dataDir() {
         return dataDir;
+    }
+
+    /** The OSV advisory file the server's dependency check reads (services mode); re-read when it changes. */
+    public Path advisories() {
+        return advisories;
     }
 
     /** The server's log, for tests that check what a request left there. */
@@ -204,6 +210,13 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_CLOCK_ADJUSTABLE", "true");
             env.put("ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_SERVICE + "," + SSO_REDIRECT);
             env.put("ATRIUM_MARKETPLACE_BUNDLE_MAX_BYTES", Long.toString(BUNDLE_MAX_BYTES));
+            // a copy of the bundled advisory file, so that a test can publish an advisory (SubmissionChecksIT)
+            advisories = work.resolve(mode + "-advisories-" + stamp + ".osv.json");
+            try (var bundled = AtriumServer.class.getClassLoader().getResourceAsStream("marketplace/advisories.osv.json")) {
+                Files.write(advisories, bundled == null ? "[]".getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                        : bundled.readAllBytes());
+            }
+            env.put("ATRIUM_MARKETPLACE_ADVISORIES", advisories.toString());
             env.put("ATRIUM_API_DEPRECATIONS", DEPRECATED_PREFIX + "|2026-01-01|2099-01-01|/api/v2/tags,"
                     + "/api/v0|2020-01-01|2020-12-31|/api/v1");
             startOAuthProviders(env);

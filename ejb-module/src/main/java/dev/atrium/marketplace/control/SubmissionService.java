@@ -138,10 +138,9 @@ public class SubmissionService {
                 settings.reviewWithin(), now);
         submission.recordChecks(report);
         em.persist(submission);
-        em.persist(new AgentEvent(agent, action, before, authorId, null,
-                "Version " + card.version() + " submitted for review", now));
-        em.persist(new AgentEvent(agent, AgentAction.CHECKED, agent.status(), TrustService.PLATFORM,
-                checkCode(report), "Pre-listing checks: " + report.summary(), now));
+        // the history's entry of the submission carries the checks' summary, its reason code their worst finding
+        em.persist(new AgentEvent(agent, action, before, authorId, checkCode(report),
+                "Version " + card.version() + " submitted for review. Pre-listing checks: " + report.summary(), now));
         if (before == AgentStatus.ACTIVE) {
             changes.changed(agent);
         }

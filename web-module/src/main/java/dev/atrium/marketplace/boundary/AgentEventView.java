@@ -13,13 +13,15 @@ public record AgentEventView(
         long id,
         UUID agentId,
         @Schema(enumeration = {"submitted", "resubmitted", "approved", "rejected", "taken_down", "trust_changed",
-                "incident", "checked", "rescanned"}) String action,
+                "incident", "rescanned"}) String action,
         @Schema(nullable = true) String fromStatus,
         String toStatus,
         String version,
         @Schema(description = "The user who made the move: the author, a reviewer, or 0 for the platform") long actorId,
         @Schema(nullable = true, description = "For a takedown, the spec's reason (security_reports when users' "
-                + "reports took it down); for a trust change, <from>_to_<to>; for an incident, its code")
+                + "reports took it down); for a trust change, <from>_to_<to>; for an incident, its code; for a "
+                + "submission or a re-scan, the worst pre-listing finding (no_findings, findings_low, "
+                + "findings_medium, findings_high)")
         String reasonCode,
         @Schema(nullable = true) String reason,
         Instant createdAt) {
