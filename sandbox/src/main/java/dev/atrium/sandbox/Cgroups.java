@@ -388,21 +388,19 @@ final class Cgroups {
         }
     }
 
+    /** A pause in the cleanup loops; an interrupt does not cut the cleanup short, it is kept for the caller. */
     static void sleepQuietly(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            // cleanup runs to its end; the flag is kept for the caller
-            Thread.currentThread().interrupt();
+        long end = System.nanoTime() + millis * 1_000_000;
+        boolean interrupted = false;
+        while (System.nanoTime() < end) {
             try {
-                // without the pause a kill loop would spin; a short busy wait stands in
-                long end = System.nanoTime() + millis * 1_000_000;
-                while (System.nanoTime() < end) {
-                    Thread.onSpinWait();
-                }
-            } finally {
-                Thread.currentThread().interrupt();
+                Thread.sleep(Math.max(1, (end - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
