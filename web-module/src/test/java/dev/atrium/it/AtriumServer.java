@@ -57,6 +57,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     /** The marketplace's bundle limit in the tests, small enough to pass it quickly. */
     public static final long BUNDLE_MAX_BYTES = 1024 * 1024;
+    static final int SANDBOX_SLOTS = 4;
+    static final String SANDBOX_GREETING = "hello-from-the-operator";
 
     private static AtriumServer instance;
 
@@ -217,6 +219,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                         : bundled.readAllBytes());
             }
             env.put("ATRIUM_MARKETPLACE_ADVISORIES", advisories.toString());
+            // the invoke gateway: a known slot pool with a short wait (InvokeGatewayIT fills it), and one value for
+            // a variable agents may declare in allowed_env_vars
+            env.put("ATRIUM_SANDBOX_SLOTS", Integer.toString(SANDBOX_SLOTS));
+            env.put("ATRIUM_SANDBOX_WAIT_SECONDS", "2");
+            env.put("ATRIUM_SANDBOX_ENV_ATRIUM_TEST_GREETING", SANDBOX_GREETING);
             env.put("ATRIUM_API_DEPRECATIONS", DEPRECATED_PREFIX + "|2026-01-01|2099-01-01|/api/v2/tags,"
                     + "/api/v0|2020-01-01|2020-12-31|/api/v1");
             startOAuthProviders(env);

@@ -115,7 +115,9 @@ class SpecPathsIT {
                 Endpoint.of("POST", "/api-keys", Caller.USER),
                 Endpoint.of("GET", "/api/admin/users", Caller.ADMIN),
                 Endpoint.of("GET", "/health", Caller.ANONYMOUS),
-                // spec 03: marketplace (invoke and reviews are not built yet)
+                // spec 03: marketplace (reviews are not built yet)
+                Endpoint.template("POST", "/v1/agents/" + NO_UUID + "/invoke", "/v1/agents/{agent_id}/invoke",
+                        Caller.USER, true),
                 Endpoint.of("GET", "/v1/agents/search?q=translate", Caller.ANONYMOUS),
                 Endpoint.of("GET", "/v1/agents", Caller.ANONYMOUS),
                 Endpoint.of("POST", "/v1/recommendations", Caller.USER),

@@ -16,7 +16,7 @@ import dev.atrium.platform.http.JsonInput;
  */
 final class InputCheck {
 
-    /** At most this many problems are named; the text is cut to {@value #TEXT_MAX} characters. */
+    /** At most this many problems are named; the text has at most {@value #TEXT_MAX} characters. */
     static final int PROBLEMS_SHOWN = 20;
     static final int TEXT_MAX = 2000;
 
@@ -38,10 +38,9 @@ final class InputCheck {
         String text = problems.stream().limit(PROBLEMS_SHOWN)
                 .map(p -> (p.pointer().isEmpty() ? "(input)" : p.pointer()) + ": " + p.message())
                 .collect(Collectors.joining("; "));
-        if (problems.size() > PROBLEMS_SHOWN) {
-            text += "; and " + (problems.size() - PROBLEMS_SHOWN) + " more";
-        }
-        return Optional.of(text.length() <= TEXT_MAX ? text : text.substring(0, TEXT_MAX) + "…");
+        String more = problems.size() > PROBLEMS_SHOWN ? "; and " + (problems.size() - PROBLEMS_SHOWN) + " more" : "";
+        int room = TEXT_MAX - more.length();
+        return Optional.of((text.length() <= room ? text : text.substring(0, room - 1) + "…") + more);
     }
 
     private static String kind(JsonValue v) {

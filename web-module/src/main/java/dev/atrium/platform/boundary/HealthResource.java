@@ -18,6 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.ai.control.ModelCatalog;
+import dev.atrium.marketplace.control.SandboxHealth;
 import dev.atrium.platform.health.HealthChecks;
 
 /**
@@ -25,7 +26,9 @@ import dev.atrium.platform.health.HealthChecks;
  * that is down is named. {@code broker} says whether the message broker is connected, without changing the status:
  * while it is away requests still succeed and their events wait in the outbox. {@code models} is {@code echo only}
  * when no language model is configured (the development model alone answers), else {@code configured}; it does not
- * change the status either. {@code backends} names what answered, since the embedded default has no Redis.
+ * change the status either. {@code sandbox} is {@code ok} when the agent sandbox can enforce every limit here, else
+ * {@code unavailable: <problem>} (untrusted agents are refused then); it does not change the status, since only
+ * invocations depend on it. {@code backends} names what answered, since the embedded default has no Redis.
  */
 @Path("health")
 @RequestScoped
@@ -34,7 +37,7 @@ import dev.atrium.platform.health.HealthChecks;
 public class HealthResource {
 
     /** The health answer. */
-    public record HealthResponse(String database, String redis, String broker, String models,
+    public record HealthResponse(String database, String redis, String broker, String models, String sandbox,
                                  Map<String, String> backends) {
     }
 
@@ -43,6 +46,9 @@ public class HealthResource {
 
     @Inject
     ModelCatalog models;
+
+    @Inject
+    SandboxHealth sandbox;
 
     @GET
     @PermitAll
@@ -54,7 +60,7 @@ public class HealthResource {
     public Response health() {
         var report = checks.check();
         var body = new HealthResponse(report.database() ? "ok" : "error", report.store() ? "ok" : "error",
-                report.broker() ? "ok" : "error", models.echoOnly() ? "echo only" : "configured",
+                report.broker() ? "ok" : "error", models.echoOnly() ? "echo only" : "configured", sandbox.describe(),
                 Map.of("database", report.databaseBackend(), "redis", report.storeBackend()));
         return Response.status(report.healthy() ? 200 : 503).entity(body).build();
     }

@@ -1,0 +1,51 @@
+package dev.atrium.marketplace.boundary;
+
+import java.util.UUID;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.marketplace.control.RunService;
+import dev.atrium.platform.boundary.Envelopes;
+import dev.atrium.platform.boundary.ListRequest;
+import dev.atrium.platform.boundary.openapi.ListOf;
+
+/** An agent's runs for its author and reviewers: how they ended, never what callers sent or got. */
+@Path("v1/agents/{id: [0-9a-fA-F-]+}/runs")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "marketplace")
+public class AgentRunsResource {
+
+    @Inject
+    RunService runs;
+
+    @Inject
+    HttpServletRequest request;
+
+    @Context
+    UriInfo uri;
+
+    @GET
+    @Operation(summary = "The agent's runs (author and agent:review): status, duration, exit reason, masked log; "
+            + "never the caller's input or output")
+    @Parameter(name = "status", description = "succeeded, failed, timed_out, memory_limit, output_limit or killed")
+    @Parameter(name = "version", description = "Only runs of this agent version")
+    @ListOf(AgentRunView.class)
+    public Object list(@PathParam("id") UUID id) {
+        return Envelopes.of(runs.ofAgent(id, Requesters.of(request), ListRequest.from(uri)), uri,
+                AgentRunView::from);
+    }
+}

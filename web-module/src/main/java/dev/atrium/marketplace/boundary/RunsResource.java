@@ -1,0 +1,40 @@
+package dev.atrium.marketplace.boundary;
+
+import java.util.UUID;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.identity.boundary.Callers;
+import dev.atrium.marketplace.control.RunService;
+
+/** A run record, for the caller who made the run only (spec 03: execution records are the caller's). */
+@Path("v1/runs")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "marketplace")
+public class RunsResource {
+
+    @Inject
+    RunService runs;
+
+    @Inject
+    HttpServletRequest request;
+
+    @GET
+    @Path("{id: [0-9a-fA-F-]+}")
+    @Operation(summary = "One of the caller's runs: input (masked), output, status, duration, exit reason, masked log",
+            description = "Someone else's run is 404.")
+    public RunView get(@PathParam("id") UUID id) {
+        return RunView.from(runs.mine(id, Callers.required(request).userId()));
+    }
+}
