@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -52,7 +53,7 @@ class TrustAndReportsIT {
     }
 
     private Reply trust(Accounts.Account who, String id, String level, String note) {
-        var body = new java.util.HashMap<String, Object>();
+        var body = new HashMap<String, Object>();
         body.put("level", level);
         if (note != null) {
             body.put("note", note);
@@ -232,6 +233,10 @@ class TrustAndReportsIT {
         assertThat(codes(events, "trust_changed")).containsExactly("unverified_to_community",
                 "community_to_unverified");
         assertThat(report(Accounts.verified("victim-d"), id, "other", "too late").status()).isEqualTo(404);
+        var alerts = staff.api().get("/admin/alerts?kind=agent_incident&subject=agent:" + id).json();
+        assertThat(alerts.get("total").asLong()).isEqualTo(1);
+        assertThat(alerts.at("/items/0/details").asText()).contains("security_reports")
+                .contains("community → unverified");
 
         var reports = staff.api().get("/v1/admin/agents/" + id + "/reports?sort=created_at");
         assertThat(reports.status()).as(reports.toString()).isEqualTo(200);

@@ -41,8 +41,8 @@ public class AdminAgentReportsResource {
     @Parameter(name = "reason", description = "malicious_code, data_exfiltration, undeclared_access, "
             + "prompt_injection, credential_theft or other")
     @Parameter(name = "user_id", description = "The reporting user")
-    @ListOf(ReportView.class)
+    @ListOf(AgentReportView.class)
     public Object list(@PathParam("id") UUID id) {
-        return Envelopes.of(reports.list(id, ListRequest.from(uri)), uri, ReportView::from);
+        return Envelopes.of(reports.list(id, ListRequest.from(uri)), uri, AgentReportView::from);
     }
 }

@@ -42,10 +42,10 @@ public class AgentReportsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Report a security problem with a listed agent (one report per user per agent)")
     @APIResponse(responseCode = "201", description = "Recorded",
-            content = @Content(schema = @Schema(implementation = ReportView.class)))
-    public Response report(@PathParam("id") UUID id, @Valid @NotNull ReportRequest body) {
+            content = @Content(schema = @Schema(implementation = AgentReportView.class)))
+    public Response report(@PathParam("id") UUID id, @Valid @NotNull AgentReportRequest body) {
         var report = reports.report(id, Callers.required(request).userId(), ReportReason.of(body.reason()),
                 body.details());
-        return Response.status(Response.Status.CREATED).entity(ReportView.from(report)).build();
+        return Response.status(Response.Status.CREATED).entity(AgentReportView.from(report)).build();
     }
 }

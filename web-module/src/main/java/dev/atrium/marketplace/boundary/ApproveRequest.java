@@ -12,7 +12,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public record ApproveRequest(
         @Null(message = "trust is never granted at approval: every agent starts unverified, is promoted to community "
                 + "by its use and to official by an administrator (POST /v1/admin/agents/{id}/trust)")
-        @Schema(hidden = true)
+        @Schema(nullable = true, description = "Must be absent: trust is never granted at approval (422 otherwise)")
         Object trustLevel,
         @Size(max = 4000) @Schema(nullable = true) String note) {
 }

@@ -9,7 +9,7 @@ import dev.atrium.marketplace.entity.AgentReport;
 
 /** A security report as its author and administrators see it. */
 @Schema(description = "A user's security report of an agent")
-public record ReportView(
+public record AgentReportView(
         UUID id,
         UUID agentId,
         @Schema(description = "The reporting user") long userId,
@@ -18,7 +18,7 @@ public record ReportView(
         String details,
         Instant createdAt) {
 
-    static ReportView from(AgentReport r) {
-        return new ReportView(r.id(), r.agentId(), r.userId(), r.reason().value(), r.details(), r.createdAt());
+    static AgentReportView from(AgentReport r) {
+        return new AgentReportView(r.id(), r.agentId(), r.userId(), r.reason().value(), r.details(), r.createdAt());
     }
 }
