@@ -47,7 +47,11 @@ public final class BubblewrapExecutor implements Executor {
     static final String PRLIMIT = "/usr/bin/prlimit";
     static final int SANDBOX_ID = 65534;
     private static final int MAX_NETWORK_ATTEMPTS = 100;
-    private static final Pattern RUN_NAME = Pattern.compile("r-(\\d+)-(\\d+)-\\d+");
+    /** run-&lt;pid&gt;-&lt;its start time in clock ticks since boot&gt;-&lt;n&gt;: the owner, told apart from a reused pid. */
+    private static final Pattern RUN_NAME = Pattern.compile("run-(\\d+)-(\\d+)-\\d+");
+    /** The names of the first version, owned by wall-clock start times: swept only once their pid is gone. */
+    private static final Pattern OLD_RUN_NAME = Pattern.compile("r-(\\d+)-\\d+-\\d+");
+    private static final Pattern PROBE_NAME = Pattern.compile("probe-(\\d+)-\\d+");
     private static final Pattern NETWORK_CALL = Pattern.compile(
             "^(?:\\[pid\\s+)?\\d+\\]?\\s+((?:connect|sendto|sendmsg|sendmmsg|bind)\\(.*)$");
     /** Joins the cgroups before anything else runs, then hands the generated passwd/group over as fds 3 and 4. */
@@ -67,14 +71,18 @@ public final class BubblewrapExecutor implements Executor {
     private final Cgroups cgroups;
     private final SandboxCapabilities capabilities;
     private final String owner;
-    private final AtomicLong sequence = new AtomicLong();
+    /** Shared by every executor of this JVM, so two of them never name a run alike. */
+    private static final AtomicLong SEQUENCE = new AtomicLong();
     private final List<String> hostMounts;
 
-    private BubblewrapExecutor(Path workRoot, Cgroups cgroups) {
+    private final boolean allowInternalEgress;
+
+    private BubblewrapExecutor(Path workRoot, Cgroups cgroups, boolean allowInternalEgress) {
         this.workRoot = workRoot;
         this.cgroups = cgroups;
+        this.allowInternalEgress = allowInternalEgress;
         ProcessHandle self = ProcessHandle.current();
-        this.owner = "r-" + self.pid() + "-" + startMillis(self) + "-";
+        this.owner = "run-" + self.pid() + "-" + startTicks(self.pid()) + "-";
         this.hostMounts = hostMounts();
         sweep();
         this.capabilities = detect();
@@ -87,13 +95,18 @@ public final class BubblewrapExecutor implements Executor {
 
     /** As {@link #create(Path)}, with the cgroup hierarchy looked for under {@code cgroupRoot} (tests point it away). */
     public static BubblewrapExecutor create(Path workRoot, Path cgroupRoot) {
+        return create(workRoot, cgroupRoot, false);
+    }
+
+    /** Tests only: lets the egress proxy reach the host's own addresses (their servers listen on loopback). */
+    static BubblewrapExecutor create(Path workRoot, Path cgroupRoot, boolean allowInternalEgress) {
         try {
             Files.createDirectories(workRoot);
             Files.setPosixFilePermissions(workRoot, PosixFilePermissions.fromString("rwx------"));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot prepare the sandbox work directory " + workRoot, e);
         }
-        return new BubblewrapExecutor(workRoot, Cgroups.detect(cgroupRoot));
+        return new BubblewrapExecutor(workRoot, Cgroups.detect(cgroupRoot), allowInternalEgress);
     }
 
     @Override
@@ -114,23 +127,33 @@ public final class BubblewrapExecutor implements Executor {
             throw new SandboxRefused("The network audit was asked for, but strace is not available");
         }
         checkBundle(spec.bundleDir());
+        if (Thread.currentThread().isInterrupted()) {
+            // as a blocking call would: an interrupted caller gets no run at all
+            return new RunResult(Outcome.KILLED, -1, new byte[0], new byte[0], false, false, Duration.ZERO, 0,
+                    List.of(), "The calling thread was interrupted before the run started");
+        }
         return execute(spec, cgroups.any());
     }
 
     private RunResult execute(RunSpec spec, boolean limited) {
-        String id = owner + sequence.incrementAndGet();
+        String id = owner + SEQUENCE.incrementAndGet();
         Path runDir = workRoot.resolve(id);
         long started = System.nanoTime();
         Cgroups.Group group = null;
+        EgressProxy proxy = null;
         Process process = null;
         List<Thread> threads = new ArrayList<>();
+        boolean restoreInterrupt = false;
         try {
             Files.createDirectory(runDir);
             if (limited) {
                 group = cgroups.create(id, spec.limits());
             }
             Path audit = runDir.resolve("network.audit");
-            var builder = new ProcessBuilder(command(spec, audit));
+            if (filtered(spec)) {
+                proxy = EgressProxy.start(id, spec.network().allowedDomains(), allowInternalEgress);
+            }
+            var builder = new ProcessBuilder(command(spec, audit, proxy == null ? null : proxy.dir()));
             builder.environment().clear();
             if (group != null) {
                 builder.environment().put("ATRIUM_CGROUP_PROCS", String.join(" ",
@@ -161,7 +184,7 @@ public final class BubblewrapExecutor implements Executor {
             // whatever is left (a child that outlived its parent, a timed-out tree) goes now
             kill(process, group);
             if (!waitQuietly(process, 5_000)) {
-                process.destroyForcibly();
+                process.toHandle().destroyForcibly();
             }
             for (Thread t : threads) {
                 joinQuietly(t, 2_000);
@@ -173,7 +196,10 @@ public final class BubblewrapExecutor implements Executor {
             }
             boolean oom = group != null && group.oomKilled();
             long peak = group == null ? 0 : group.peakMemory();
-            List<String> attempts = spec.auditNetwork() ? networkAttempts(audit) : List.of();
+            List<String> attempts = new ArrayList<>(spec.auditNetwork() ? networkAttempts(audit) : List.of());
+            if (proxy != null) {
+                attempts.addAll(proxy.log());
+            }
             Outcome outcome;
             String detail;
             if (interrupted) {
@@ -197,29 +223,43 @@ public final class BubblewrapExecutor implements Executor {
                 detail = "Exited with " + exit;
             }
             int exitCode = outcome == Outcome.EXITED ? exit : -1;
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            restoreInterrupt = interrupted;
             return new RunResult(outcome, exitCode, out.bytes(), err.bytes(), out.truncated(), err.truncated(),
                     wall, peak, attempts, detail);
         } catch (IOException e) {
             throw new SandboxRefused("The sandbox could not start: " + e.getMessage(), e);
         } finally {
-            if (process != null && process.isAlive()) {
-                kill(process, group);
+            // the cleanup's file writes go through interruptible channels: run it with the flag cleared, then restore
+            restoreInterrupt |= Thread.interrupted();
+            try {
+                if (process != null && process.isAlive()) {
+                    kill(process, group);
+                }
+                if (group != null) {
+                    group.close();
+                }
+                if (proxy != null) {
+                    proxy.close();
+                }
+                for (Thread t : threads) {
+                    t.interrupt();
+                }
+                deleteTree(runDir);
+            } finally {
+                if (restoreInterrupt || Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                }
             }
-            if (group != null) {
-                group.close();
-            }
-            for (Thread t : threads) {
-                t.interrupt();
-            }
-            deleteTree(runDir);
         }
     }
 
+    /** A domain list to enforce: the run goes out only through the egress proxy. */
+    private static boolean filtered(RunSpec spec) {
+        return spec.network().allowed() && !spec.network().allowedDomains().isEmpty();
+    }
+
     /** The launcher, the optional audit, the drop to nobody and bwrap with its flags, then the agent's command. */
-    List<String> command(RunSpec spec, Path audit) {
+    List<String> command(RunSpec spec, Path audit, Path egress) {
         List<String> c = new ArrayList<>(List.of("/bin/sh", "-c", LAUNCHER, "atrium-sandbox"));
         if (spec.auditNetwork()) {
             // strace runs outside the sandbox and writes where the agent cannot reach
@@ -230,14 +270,14 @@ public final class BubblewrapExecutor implements Executor {
         c.add(BWRAP);
         c.addAll(List.of("--unshare-user", "--disable-userns", "--uid", "" + SANDBOX_ID, "--gid", "" + SANDBOX_ID,
                 "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup"));
-        if (spec.network().allowed()) {
+        if (spec.network().allowed() && egress == null) {
             c.add("--share-net");
         } else {
             c.add("--unshare-net");
         }
         c.addAll(List.of("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "agent"));
         c.addAll(hostMounts);
-        if (spec.network().allowed()) {
+        if (spec.network().allowed() && egress == null) {
             for (String f : List.of("/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf")) {
                 if (Files.exists(Path.of(f))) {
                     c.addAll(List.of("--ro-bind", f, f));
@@ -252,6 +292,9 @@ public final class BubblewrapExecutor implements Executor {
             c.addAll(List.of("--size", "" + spec.limits().tmpBytes(), "--perms", "0700", "--tmpfs", "/scratch"));
         }
         c.addAll(List.of("--ro-bind", spec.bundleDir().toAbsolutePath().toString(), "/agent"));
+        if (egress != null) {
+            c.addAll(List.of("--ro-bind", egress.toString(), "/run/atrium"));
+        }
         c.addAll(List.of("--remount-ro", "/", "--chdir", "/agent", "--clearenv"));
         for (Map.Entry<String, String> e : spec.environment().entrySet()) {
             if (e.getKey().isEmpty() || e.getKey().contains("=") || e.getKey().indexOf('\0') >= 0
@@ -265,7 +308,16 @@ public final class BubblewrapExecutor implements Executor {
         if (spec.scratch()) {
             c.addAll(List.of("--setenv", "SCRATCH", "/scratch"));
         }
+        if (egress != null) {
+            String proxy = "http://127.0.0.1:" + EgressProxy.PORT;
+            for (String name : List.of("HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy")) {
+                c.addAll(List.of("--setenv", name, proxy));
+            }
+        }
         c.add("--");
+        if (egress != null) {
+            c.addAll(List.of("/bin/sh", "-c", EgressProxy.WRAPPER, "agent"));
+        }
         if (!cgroups.pids()) {
             // no pids controller: the process count is held by RLIMIT_NPROC, counted inside the fresh user namespace
             c.addAll(List.of(PRLIMIT, "--nproc=" + spec.limits().maxProcesses()));
@@ -352,14 +404,40 @@ public final class BubblewrapExecutor implements Executor {
                 }
             }
         }
-        boolean audit = Files.isExecutable(Path.of(STRACE));
-        if (!audit) {
-            problems.add("strace is missing: network calls cannot be audited");
+        boolean audit = Files.isExecutable(Path.of(STRACE)) && namespaces && auditWorks(problems);
+        if (!Files.isExecutable(Path.of(STRACE))) {
+            problems.add("strace is missing: network calls cannot be audited (run scripts/services)");
         }
-        problems.add("Outbound network, when allowed, is the host's: the domain list is not enforced");
+        // the domain list is enforced by the egress proxy, whose relay inside the sandbox is a Python script
+        boolean domains = namespaces && Files.isExecutable(Path.of("/usr/bin/python3"));
+        if (!domains) {
+            problems.add("No /usr/bin/python3 for the egress relay: a domain list cannot be enforced");
+        }
         return new SandboxCapabilities("bubblewrap", namespaces, cgroups.memory(), cgroups.cpu(),
-                cgroups.pids() || Files.isExecutable(Path.of(PRLIMIT)), cgroups.version(), false,
+                cgroups.pids() || Files.isExecutable(Path.of(PRLIMIT)), cgroups.version(), domains,
                 audit, problems);
+    }
+
+    /** A trial of the audited launch: strace following setpriv and bwrap must work here (ptrace may be barred). */
+    private boolean auditWorks(List<String> problems) {
+        Path trial = null;
+        try {
+            trial = Files.createTempDirectory("atrium-sandbox-trial");
+            Files.setPosixFilePermissions(trial, PosixFilePermissions.fromString("rwxr-xr-x"));
+            var result = execute(new RunSpec(trial, List.of("/bin/true"), new byte[0], Map.of(), Limits.DEFAULTS,
+                    Network.NONE, false, true, false), false);
+            if (!result.succeeded()) {
+                problems.add("A trial run under strace failed: " + result.detail() + " " + result.stderrText().trim());
+            }
+            return result.succeeded();
+        } catch (IOException | RuntimeException e) {
+            problems.add("A trial run under strace failed: " + e.getMessage());
+            return false;
+        } finally {
+            if (trial != null) {
+                deleteTree(trial);
+            }
+        }
     }
 
     /** Removes the groups and files that a crashed earlier process left behind (its pid is gone or reused). */
@@ -374,29 +452,66 @@ public final class BubblewrapExecutor implements Executor {
         } catch (IOException ignored) {
             // nothing to sweep
         }
+        // the egress proxies' directories live in the temporary directory, named atrium-egress-<run>-<random>
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")),
+                EgressProxy.DIR_PREFIX + "*")) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString().substring(EgressProxy.DIR_PREFIX.length());
+                int cut = name.lastIndexOf('-');
+                if (cut > 0 && stale(name.substring(0, cut))) {
+                    deleteTree(entry);
+                }
+            }
+        } catch (IOException ignored) {
+            // nothing to sweep
+        }
     }
 
     static boolean stale(String name) {
+        Matcher old = OLD_RUN_NAME.matcher(name);
+        if (!old.matches()) {
+            // a probe group of a detection that did not finish
+            old = PROBE_NAME.matcher(name);
+        }
+        if (old.matches()) {
+            return ProcessHandle.of(Long.parseLong(old.group(1))).isEmpty();
+        }
         Matcher m = RUN_NAME.matcher(name);
         if (!m.matches()) {
             return false;
         }
         long pid = Long.parseLong(m.group(1));
-        long start = Long.parseLong(m.group(2));
-        return ProcessHandle.of(pid).map(h -> startMillis(h) != start).orElse(true);
+        long ticks = startTicks(pid);
+        return ticks < 0 || ticks != Long.parseLong(m.group(2));
     }
 
-    private static long startMillis(ProcessHandle handle) {
-        return handle.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L);
+    /**
+     * The process's start in clock ticks since boot (field 22 of /proc/PID/stat), or -1 when it is gone. Not a
+     * wall-clock instant: those are derived from the boot time the kernel recomputes from the current clock, so two
+     * processes may see a different figure for the same start once the clock has been adjusted, and one would sweep
+     * the other's live runs.
+     */
+    static long startTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[19]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private static void kill(Process process, Cgroups.Group group) {
         if (group != null) {
             group.killAll();
+        } else {
+            // without cgroups: bwrap's pid namespace dies with its init, which dies with bwrap (--die-with-parent);
+            // the descendants scan reads all of /proc, so it is kept to this case
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
         }
-        // without cgroups: bwrap's pid namespace dies with its init, which dies with bwrap (--die-with-parent)
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        // the handle only signals: Process.destroyForcibly would also close the pipes under the pumps and lose
+        // output not yet read
+        process.toHandle().destroyForcibly();
     }
 
     static List<String> networkAttempts(Path audit) {
@@ -434,19 +549,37 @@ public final class BubblewrapExecutor implements Executor {
         }
     }
 
+    /** Waits for the process up to the time given, an interrupt noted but not cutting the wait short. */
     private static boolean waitQuietly(Process process, long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        boolean interrupted = false;
         try {
-            return process.waitFor(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !process.isAlive();
+            while (true) {
+                try {
+                    return process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
+    /** Waits for a pump to drain its stream (or the time given), so no output is lost to an interrupt. */
     private static void joinQuietly(Thread t, long millis) {
-        try {
-            t.join(millis);
-        } catch (InterruptedException e) {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        boolean interrupted = false;
+        while (t.isAlive() && System.nanoTime() < deadline) {
+            try {
+                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }

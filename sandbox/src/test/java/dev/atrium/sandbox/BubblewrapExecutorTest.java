@@ -55,10 +55,11 @@ class BubblewrapExecutorTest {
 
     @AfterEach
     void nothingLeftBehind() throws IOException {
+        assertThat(Thread.interrupted()).as("the test thread was left interrupted").isFalse();
         try (Stream<Path> files = Files.list(workRoot)) {
             assertThat(files.toList()).as("files left in the work root").isEmpty();
         }
-        String prefix = "r-" + ProcessHandle.current().pid() + "-";
+        String prefix = "run-" + ProcessHandle.current().pid() + "-";
         for (String controller : CONTROLLERS) {
             Path parent = Path.of("/sys/fs/cgroup", controller, Cgroups.PARENT);
             if (Files.isDirectory(parent)) {
@@ -165,10 +166,113 @@ class BubblewrapExecutorTest {
                 """);
         RunResult run = run(new RunSpec(bundle, List.of("/usr/bin/python3", "net.py"), new byte[0], Map.of(), SMALL,
                 Network.NONE, false, true, true));
-        assertThat(run.stdoutText()).as(run.stderrText()).startsWith("refused");
+        assertThat(run.stdoutText()).as(run.detail() + " " + run.stderrText() + run.networkAttempts()).startsWith("refused");
         assertThat(run.networkAttempts()).anySatisfy(a -> assertThat(a).startsWith("connect(")
                 .contains("93.184.216.34").contains("htons(443)"));
         assertThat(run.networkAttempts()).noneMatch(a -> a.contains("AF_NETLINK"));
+    }
+
+    @Test
+    void whenNetworkIsAllowedThenTheHostNetworkIsReachableAndOtherwiseNot() throws Exception {
+        try (var server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread accept = new Thread(() -> {
+                for (int i = 0; i < 2; i++) {
+                    try (var socket = server.accept()) {
+                        socket.getOutputStream().write("pong\n".getBytes(StandardCharsets.UTF_8));
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            accept.setDaemon(true);
+            accept.start();
+            write("client.py", """
+                    import socket, sys
+                    try:
+                        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
+                        print(s.recv(10).decode().strip())
+                    except OSError as e:
+                        print("failed", e.errno)
+                    """);
+            var command = List.of("/usr/bin/python3", "client.py", "" + server.getLocalPort());
+            RunResult shared = run(new RunSpec(bundle, command, new byte[0], Map.of(), SMALL, Network.to(List.of()),
+                    false, false, true));
+            RunResult isolated = run(new RunSpec(bundle, command, new byte[0], Map.of(), SMALL, Network.NONE, false,
+                    false, true));
+            assertThat(shared.stdoutText()).as(shared.stderrText()).isEqualTo("pong\n");
+            // the empty namespace has its own loopback, where nothing listens
+            assertThat(isolated.stdoutText()).as(isolated.stderrText()).startsWith("failed");
+        }
+    }
+
+    @Test
+    void whenTheNetworkIsLimitedToDomainsThenOnlyThoseAreReachedThroughTheProxy(@TempDir Path elsewhere)
+            throws Exception {
+        try (var server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread accept = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try (var socket = server.accept()) {
+                        var in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                                StandardCharsets.ISO_8859_1));
+                        for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+                            // the request head is not looked at
+                        }
+                        socket.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\npong"
+                                .getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            accept.setDaemon(true);
+            accept.start();
+            write("fetch.py", """
+                    import socket, sys, urllib.request
+                    port = sys.argv[1]
+                    for host in ("localhost", "127.0.0.1"):
+                        try:
+                            body = urllib.request.urlopen("http://%s:%s/" % (host, port), timeout=5).read().decode()
+                            print(host, body)
+                        except Exception as e:
+                            print(host, "refused", getattr(e, "code", e))
+                    try:
+                        socket.create_connection(("127.0.0.1", int(port)), timeout=3)
+                        print("direct connected")
+                    except OSError:
+                        print("direct failed")
+                    # what an HTTPS client does: a CONNECT tunnel, then its own bytes through it
+                    tunnel = socket.create_connection(("127.0.0.1", 3128), timeout=5)
+                    tunnel.sendall(("CONNECT localhost:%s HTTP/1.1\\r\\n\\r\\n" % port).encode())
+                    answer = tunnel.recv(100).decode().split("\\r\\n")[0]
+                    tunnel.sendall(b"GET / HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n")
+                    reply = b""
+                    while True:
+                        data = tunnel.recv(100)
+                        if not data:
+                            break
+                        reply += data
+                    print(answer, reply.decode().split("\\r\\n\\r\\n")[-1])
+                    """);
+            var spec = new RunSpec(bundle, List.of("/usr/bin/python3", "fetch.py", "" + server.getLocalPort()),
+                    new byte[0], Map.of(), SMALL, Network.to(List.of("localhost")), false, false, true);
+            // the test's server listens on loopback, which the proxy refuses unless told otherwise
+            var inward = BubblewrapExecutor.create(elsewhere.resolve("work"), Path.of("/sys/fs/cgroup"), true);
+            assertThat(inward.capabilities().domainFiltering()).isTrue();
+            RunResult allowed = inward.run(spec);
+            assertThat(allowed.stdoutText()).as(allowed.outcome() + " " + allowed.detail() + " " + allowed.stderrText())
+                    .isEqualTo("localhost pong\n127.0.0.1 refused 403\ndirect failed\n"
+                            + "HTTP/1.1 200 Connection established pong\n");
+            assertThat(allowed.networkAttempts()).anyMatch(a -> a.startsWith("proxy GET localhost:") && a.contains(
+                    "allowed")).anyMatch(a -> a.startsWith("proxy GET 127.0.0.1:") && a.endsWith("denied"));
+            RunResult inwardRefused = run(spec);
+            assertThat(inwardRefused.stdoutText()).as(inwardRefused.stderrText())
+                    .isEqualTo("localhost refused 403\n127.0.0.1 refused 403\ndirect failed\n"
+                            + "HTTP/1.1 403 Forbidden \n");
+        }
+        try (Stream<Path> egress = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            assertThat(egress.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(EgressProxy.DIR_PREFIX + "run-" + ProcessHandle.current().pid() + "-"))
+                    .toList()).as("egress directories left").isEmpty();
+        }
     }
 
     @Test
@@ -282,6 +386,70 @@ class BubblewrapExecutorTest {
         t.join(10_000);
         assertThat(result.get().outcome()).isEqualTo(Outcome.KILLED);
         assertThat(interruptedAfter).isTrue();
+    }
+
+    @Test
+    void whenThereIsNoPidsControllerThenRlimitNprocHoldsTheForks(@TempDir Path elsewhere) throws IOException {
+        // a cgroup root offering memory, cpu and freezer but no pids controller
+        Path root = Files.createDirectories(elsewhere.resolve("cgroup"));
+        for (String controller : List.of("memory", "cpu", "freezer")) {
+            Files.createSymbolicLink(root.resolve(controller), Path.of("/sys/fs/cgroup", controller));
+        }
+        var noPids = BubblewrapExecutor.create(elsewhere.resolve("work"), root);
+        assertThat(noPids.capabilities().processLimit()).isTrue();
+        assertThat(noPids.capabilities().canRunUntrusted()).as(noPids.capabilities().problems().toString()).isTrue();
+        write("forks.py", """
+                import os, time
+                made = 0
+                try:
+                    while made < 10000:
+                        if os.fork() == 0:
+                            time.sleep(30)
+                            os._exit(0)
+                        made += 1
+                except OSError:
+                    pass
+                print(made)
+                """);
+        RunResult run = noPids.run(spec(List.of("/usr/bin/python3", "forks.py", token), "", SMALL));
+        assertThat(run.outcome()).as(run.stderrText()).isEqualTo(Outcome.EXITED);
+        assertThat(Integer.parseInt(run.stdoutText().trim())).isPositive().isLessThan(SMALL.maxProcesses());
+        for (String controller : List.of("memory", "cpu", "freezer")) {
+            Files.delete(root.resolve(controller));
+        }
+    }
+
+    @Test
+    void whenACrashedProcessLeftARunBehindThenTheNextExecutorSweepsIt(@TempDir Path elsewhere) throws Exception {
+        long dead = deadPid();
+        String name = "run-" + dead + "-1-1";
+        Path memory = Path.of("/sys/fs/cgroup/memory", Cgroups.PARENT, name);
+        Files.createDirectories(memory);
+        Path work = Files.createDirectories(elsewhere.resolve("work"));
+        Files.createDirectories(work.resolve(name).resolve("inside"));
+        Path egress = Files.createTempDirectory(EgressProxy.DIR_PREFIX + name + "-");
+        Process orphan = new ProcessBuilder("/bin/sh", "-c", "echo $$ > " + memory.resolve("cgroup.procs")
+                + "; exec sleep 300 " + token.length()).start();
+        try {
+            for (int i = 0; i < 100 && Files.readString(memory.resolve("cgroup.procs")).isBlank(); i++) {
+                Thread.sleep(10);
+            }
+            BubblewrapExecutor.create(work);
+            assertThat(memory).doesNotExist();
+            assertThat(work.resolve(name)).doesNotExist();
+            assertThat(egress).doesNotExist();
+            assertThat(orphan.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        } finally {
+            orphan.destroyForcibly();
+        }
+    }
+
+    private static long deadPid() {
+        for (long pid = 4_000_000; ; pid--) {
+            if (ProcessHandle.of(pid).isEmpty()) {
+                return pid;
+            }
+        }
     }
 
     @Test

@@ -84,8 +84,8 @@ class BundleUnpackerTest {
                                                                            String entry, String reason)
             throws IOException {
         Path target = dir.resolve("out");
-        var refused = catchThrowableOfType(() -> BundleUnpacker.unpack(tar(entries), target, 100, 1 << 20),
-                BundleRefused.class);
+        var refused = catchThrowableOfType(BundleRefused.class,
+                () -> BundleUnpacker.unpack(tar(entries), target, 100, 1 << 20));
         assertThat(refused).as(title).isNotNull();
         assertThat(refused.entry()).isEqualTo(entry);
         assertThat(refused.getMessage()).contains(reason).contains(entry);

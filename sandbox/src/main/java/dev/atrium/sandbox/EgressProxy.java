@@ -1,0 +1,364 @@
+package dev.atrium.sandbox;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.net.URI;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The only way out of a run whose network is limited to a domain list: the run gets an empty network namespace, a
+ * relay inside it listening on {@code 127.0.0.1:3128} (its {@code HTTPS_PROXY}/{@code HTTP_PROXY}), and the relay
+ * reaches this proxy through a Unix socket mounted into the sandbox. The proxy answers {@code CONNECT host:port} and
+ * absolute-form HTTP requests only for hosts on the list (the name itself or a subdomain of it), resolves them
+ * itself, and refuses addresses of the host's own networks (loopback, private, link-local, metadata), so a declared
+ * name that resolves inward reaches nothing. Each decision is recorded for the run's network attempts.
+ */
+final class EgressProxy implements AutoCloseable {
+
+    static final int PORT = 3128;
+    private static final int MAX_HEAD = 8192;
+    private static final int MAX_LOG = 100;
+    static final String RELAY = """
+            import socket, threading
+            def pipe(a, b):
+                try:
+                    while True:
+                        data = a.recv(65536)
+                        if not data:
+                            break
+                        b.sendall(data)
+                except OSError:
+                    pass
+                finally:
+                    for s in (a, b):
+                        try:
+                            s.shutdown(socket.SHUT_RDWR)
+                        except OSError:
+                            pass
+            def serve(client):
+                upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                try:
+                    upstream.connect("/run/atrium/egress.sock")
+                except OSError:
+                    client.close()
+                    return
+                threading.Thread(target=pipe, args=(client, upstream), daemon=True).start()
+                pipe(upstream, client)
+            server = socket.socket()
+            server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            server.bind(("127.0.0.1", %d))
+            server.listen(64)
+            print("ready", flush=True)
+            while True:
+                client, _ = server.accept()
+                threading.Thread(target=serve, args=(client,), daemon=True).start()
+            """.formatted(PORT);
+    /** Starts the relay in the background, waits (at most 5 s) until it listens, then becomes the agent. */
+    static final String WRAPPER = """
+            /usr/bin/python3 /run/atrium/relay.py > /tmp/.egress-ready 2>/dev/null &
+            i=0
+            while [ ! -s /tmp/.egress-ready ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done
+            exec "$@"
+            """;
+
+    private final List<String> domains;
+    private final boolean allowInternal;
+    private final Path dir;
+    private final ServerSocketChannel server;
+    private final List<String> log = Collections.synchronizedList(new ArrayList<>());
+    private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
+
+    private EgressProxy(List<String> domains, boolean allowInternal, Path dir, ServerSocketChannel server) {
+        this.domains = domains.stream().map(EgressProxy::host).toList();
+        this.allowInternal = allowInternal;
+        this.dir = dir;
+        this.server = server;
+    }
+
+    static final String DIR_PREFIX = "atrium-egress-";
+
+    /**
+     * A proxy for the domains, its socket and relay in a fresh directory that uid 65534 can reach, named after the
+     * run so a crashed owner's directory can be swept.
+     */
+    static EgressProxy start(String run, List<String> domains, boolean allowInternal) throws IOException {
+        Path dir = Files.createTempDirectory(DIR_PREFIX + run + "-");
+        ServerSocketChannel server = null;
+        try {
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+            Path relay = dir.resolve("relay.py");
+            Files.writeString(relay, RELAY);
+            Files.setPosixFilePermissions(relay, PosixFilePermissions.fromString("rw-r--r--"));
+            Path socket = dir.resolve("egress.sock");
+            server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            server.bind(UnixDomainSocketAddress.of(socket));
+            Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
+            var proxy = new EgressProxy(domains, allowInternal, dir, server);
+            Thread accept = new Thread(proxy::accept, "sandbox-egress-" + dir.getFileName());
+            accept.setDaemon(true);
+            accept.start();
+            return proxy;
+        } catch (IOException | RuntimeException e) {
+            if (server != null) {
+                server.close();
+            }
+            BubblewrapExecutor.deleteTree(dir);
+            throw e;
+        }
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    List<String> log() {
+        synchronized (log) {
+            return List.copyOf(log);
+        }
+    }
+
+    private void accept() {
+        while (server.isOpen()) {
+            try {
+                SocketChannel client = server.accept();
+                open.add(client);
+                Thread t = new Thread(() -> serve(client), "sandbox-egress-conn");
+                t.setDaemon(true);
+                t.start();
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void serve(SocketChannel client) {
+        Socket upstream = null;
+        boolean tunnelling = false;
+        try {
+            // the channel itself, not Channels' streams: those hold one lock for reading and writing both
+            InputStream in = new ChannelIn(client);
+            OutputStream out = new ChannelOut(client);
+            byte[] head = readHead(in);
+            if (head == null) {
+                return;
+            }
+            String text = new String(head, StandardCharsets.ISO_8859_1);
+            String[] line = text.substring(0, Math.max(0, text.indexOf("\r\n"))).split(" ");
+            if (line.length != 3) {
+                out.write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                return;
+            }
+            boolean connect = line[0].equalsIgnoreCase("CONNECT");
+            String host;
+            int port;
+            if (connect) {
+                int colon = line[1].lastIndexOf(':');
+                host = host(colon < 0 ? line[1] : line[1].substring(0, colon));
+                port = colon < 0 ? 443 : Integer.parseInt(line[1].substring(colon + 1));
+            } else {
+                URI uri = URI.create(line[1]);
+                host = uri.getHost() == null ? "" : host(uri.getHost());
+                port = uri.getPort() < 0 ? 80 : uri.getPort();
+            }
+            String what = line[0] + " " + host + ":" + port;
+            InetAddress address = allowed(host) ? outward(host) : null;
+            if (address == null) {
+                record("proxy " + what + " denied");
+                out.write(("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                return;
+            }
+            record("proxy " + what + " allowed (" + address.getHostAddress() + ")");
+            upstream = new Socket();
+            open.add(upstream);
+            upstream.connect(new InetSocketAddress(address, port), 10_000);
+            if (connect) {
+                out.write("HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            } else {
+                upstream.getOutputStream().write(head);
+            }
+            Socket up = upstream;
+            tunnelling = true;
+            Thread back = new Thread(() -> copy(inputOf(up), out, client, up), "sandbox-egress-back");
+            back.setDaemon(true);
+            back.start();
+            copy(in, up.getOutputStream(), client, up);
+        } catch (IOException | RuntimeException e) {
+            tunnelling = false;
+        } finally {
+            // a refusal or a failure ends the conversation; a tunnel is closed by its copies
+            if (!tunnelling) {
+                closeQuietly(client);
+                closeQuietly(upstream);
+            }
+        }
+    }
+
+    private static InputStream inputOf(Socket socket) {
+        try {
+            return socket.getInputStream();
+        } catch (IOException e) {
+            return InputStream.nullInputStream();
+        }
+    }
+
+    private void copy(InputStream from, OutputStream to, SocketChannel client, Socket upstream) {
+        try {
+            from.transferTo(to);
+            to.flush();
+        } catch (IOException ignored) {
+            // the other side went away
+        } finally {
+            closeQuietly(client);
+            closeQuietly(upstream);
+        }
+    }
+
+    /** Reads the channel directly, so a writer on another thread is never blocked by this read. */
+    private static final class ChannelIn extends InputStream {
+        private final SocketChannel channel;
+
+        ChannelIn(SocketChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return len == 0 ? 0 : channel.read(ByteBuffer.wrap(b, off, len));
+        }
+    }
+
+    private static final class ChannelOut extends OutputStream {
+        private final SocketChannel channel;
+
+        ChannelOut(SocketChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+        }
+    }
+
+    private static byte[] readHead(InputStream in) throws IOException {
+        var head = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0) {
+            head.write(b);
+            byte[] h = head.toByteArray();
+            int n = h.length;
+            if (n >= 4 && h[n - 4] == '\r' && h[n - 3] == '\n' && h[n - 2] == '\r' && h[n - 1] == '\n') {
+                return h;
+            }
+            if (n > MAX_HEAD) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** The host itself or a subdomain of a listed one ({@code *.example.com} and {@code example.com} alike). */
+    boolean allowed(String host) {
+        if (host.isEmpty()) {
+            return false;
+        }
+        for (String domain : domains) {
+            String d = domain.startsWith("*.") ? domain.substring(2) : domain;
+            if (host.equals(d) || host.endsWith("." + d)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first address of the host that is not one of the host machine's own networks, or null. */
+    private InetAddress outward(String host) {
+        try {
+            for (InetAddress a : InetAddress.getAllByName(host)) {
+                if (allowInternal || !(a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress()
+                        || a.isAnyLocalAddress() || a.isMulticastAddress() || uniqueLocal(a))) {
+                    return a;
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    private static boolean uniqueLocal(InetAddress a) {
+        byte[] b = a.getAddress();
+        return b.length == 16 && (b[0] & 0xfe) == 0xfc || b.length == 4 && (b[0] & 0xff) == 100
+                && (b[1] & 0xc0) == 64;
+    }
+
+    private static String host(String name) {
+        String h = name.trim().toLowerCase(Locale.ROOT);
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        return h.endsWith(".") ? h.substring(0, h.length() - 1) : h;
+    }
+
+    private void record(String line) {
+        synchronized (log) {
+            if (log.size() < MAX_LOG) {
+                log.add(line);
+            }
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // closing anyway
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(server);
+        for (AutoCloseable c : open) {
+            closeQuietly(c);
+        }
+        BubblewrapExecutor.deleteTree(dir);
+    }
+}
