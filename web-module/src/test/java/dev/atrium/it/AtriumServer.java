@@ -212,6 +212,13 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_CLOCK_ADJUSTABLE", "true");
             env.put("ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_SERVICE + "," + SSO_REDIRECT);
             env.put("ATRIUM_MARKETPLACE_BUNDLE_MAX_BYTES", Long.toString(BUNDLE_MAX_BYTES));
+            // a copy of the bundled advisory file, so that a test can publish an advisory (SubmissionChecksIT)
+            advisories = work.resolve(mode + "-advisories-" + stamp + ".osv.json");
+            try (var bundled = AtriumServer.class.getClassLoader().getResourceAsStream("marketplace/advisories.osv.json")) {
+                Files.write(advisories, bundled == null ? "[]".getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                        : bundled.readAllBytes());
+            }
+            env.put("ATRIUM_MARKETPLACE_ADVISORIES", advisories.toString());
             // the invoke gateway: a known slot pool with a short wait (InvokeGatewayIT fills it), and one value for
             // a variable agents may declare in allowed_env_vars
             env.put("ATRIUM_SANDBOX_SLOTS", Integer.toString(SANDBOX_SLOTS));

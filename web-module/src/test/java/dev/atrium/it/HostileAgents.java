@@ -105,7 +105,12 @@ final class HostileAgents {
 
     /** POST /v1/agents/{id}/invoke. */
     static Reply invoke(Accounts.Account caller, String id, Object input) {
-        return caller.api().post("/v1/agents/" + id + "/invoke", input);
+        var reply = caller.api().post("/v1/agents/" + id + "/invoke", input);
+        // what each attack met, in the test output, for the notes
+        String body = reply.body().length() > 400 ? reply.body().substring(0, 400) + "…" : reply.body();
+        System.out.println("INVOKED " + input + ": " + reply.status() + " run status "
+                + reply.header("Atrium-Run-Status") + ": " + body);
+        return reply;
     }
 
     /** The attack's own report, when the agent got as far as answering. */

@@ -229,6 +229,8 @@ class InvokeGatewayIT {
 
             assertThat(limited.status()).as(limited.toString()).isEqualTo(429);
             assertThat(limited.json().get("error").get("code").asInt()).isEqualTo(42900);
+            assertThat(limited.json().get("error").get("message").asText()).as("the invoke limit answered")
+                    .isEqualTo("Too many invocations");
             assertThat(limited.header("X-RateLimit-Limit")).isEqualTo("100");
             assertThat(limited.header("X-RateLimit-Remaining")).isEqualTo("0");
             assertThat(limited.header("Retry-After")).isNotBlank();
@@ -237,6 +239,27 @@ class InvokeGatewayIT {
 
             var next = InvokeFixtures.invoke(caller, echo, Map.of("text", "hello"));
             assertThat(next.status()).as(next.toString()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void whenTheGenericPerMinuteBucketIsUsedUpThenInvocationsStillHaveTheirOwnLimit() {
+        var caller = Accounts.verified("generic");
+        try (var clock = ServerClock.borrowed()) {
+            long intoWindow = clock.now().getEpochSecond() % 60;
+            if (intoWindow > 30) {
+                clock.advance(Duration.ofSeconds(61 - intoWindow));
+            }
+            Reply last = null;
+            for (int i = 0; i < 101; i++) {
+                last = caller.api().get("/v1/runs/" + UUID.randomUUID());
+            }
+            assertThat(last.status()).as("the generic bucket is used up: " + last).isEqualTo(429);
+
+            var reply = InvokeFixtures.invoke(caller.api(), echo, Map.of("text", "hello"));
+
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+            assertThat(reply.header("X-RateLimit-Remaining")).isEqualTo("99");
         }
     }
 
