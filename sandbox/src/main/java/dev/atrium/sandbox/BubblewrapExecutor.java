@@ -47,7 +47,11 @@ public final class BubblewrapExecutor implements Executor {
     static final String PRLIMIT = "/usr/bin/prlimit";
     static final int SANDBOX_ID = 65534;
     private static final int MAX_NETWORK_ATTEMPTS = 100;
-    private static final Pattern RUN_NAME = Pattern.compile("r-(\\d+)-(\\d+)-\\d+");
+    /** run-&lt;pid&gt;-&lt;its start time in clock ticks since boot&gt;-&lt;n&gt;: the owner, told apart from a reused pid. */
+    private static final Pattern RUN_NAME = Pattern.compile("run-(\\d+)-(\\d+)-\\d+");
+    /** The names of the first version, owned by wall-clock start times: swept only once their pid is gone. */
+    private static final Pattern OLD_RUN_NAME = Pattern.compile("r-(\\d+)-\\d+-\\d+");
+    private static final Pattern PROBE_NAME = Pattern.compile("probe-(\\d+)-\\d+");
     private static final Pattern NETWORK_CALL = Pattern.compile(
             "^(?:\\[pid\\s+)?\\d+\\]?\\s+((?:connect|sendto|sendmsg|sendmmsg|bind)\\(.*)$");
     /** Joins the cgroups before anything else runs, then hands the generated passwd/group over as fds 3 and 4. */
@@ -78,7 +82,7 @@ public final class BubblewrapExecutor implements Executor {
         this.cgroups = cgroups;
         this.allowInternalEgress = allowInternalEgress;
         ProcessHandle self = ProcessHandle.current();
-        this.owner = "r-" + self.pid() + "-" + startMillis(self) + "-";
+        this.owner = "run-" + self.pid() + "-" + startTicks(self.pid()) + "-";
         this.hostMounts = hostMounts();
         sweep();
         this.capabilities = detect();
@@ -123,6 +127,11 @@ public final class BubblewrapExecutor implements Executor {
             throw new SandboxRefused("The network audit was asked for, but strace is not available");
         }
         checkBundle(spec.bundleDir());
+        if (Thread.currentThread().isInterrupted()) {
+            // as a blocking call would: an interrupted caller gets no run at all
+            return new RunResult(Outcome.KILLED, -1, new byte[0], new byte[0], false, false, Duration.ZERO, 0,
+                    List.of(), "The calling thread was interrupted before the run started");
+        }
         return execute(spec, cgroups.any());
     }
 
@@ -142,7 +151,7 @@ public final class BubblewrapExecutor implements Executor {
             }
             Path audit = runDir.resolve("network.audit");
             if (filtered(spec)) {
-                proxy = EgressProxy.start(spec.network().allowedDomains(), allowInternalEgress);
+                proxy = EgressProxy.start(id, spec.network().allowedDomains(), allowInternalEgress);
             }
             var builder = new ProcessBuilder(command(spec, audit, proxy == null ? null : proxy.dir()));
             builder.environment().clear();
@@ -175,7 +184,7 @@ public final class BubblewrapExecutor implements Executor {
             // whatever is left (a child that outlived its parent, a timed-out tree) goes now
             kill(process, group);
             if (!waitQuietly(process, 5_000)) {
-                process.destroyForcibly();
+                process.toHandle().destroyForcibly();
             }
             for (Thread t : threads) {
                 joinQuietly(t, 2_000);
@@ -443,20 +452,53 @@ public final class BubblewrapExecutor implements Executor {
         } catch (IOException ignored) {
             // nothing to sweep
         }
+        // the egress proxies' directories live in the temporary directory, named atrium-egress-<run>-<random>
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")),
+                EgressProxy.DIR_PREFIX + "*")) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString().substring(EgressProxy.DIR_PREFIX.length());
+                int cut = name.lastIndexOf('-');
+                if (cut > 0 && stale(name.substring(0, cut))) {
+                    deleteTree(entry);
+                }
+            }
+        } catch (IOException ignored) {
+            // nothing to sweep
+        }
     }
 
     static boolean stale(String name) {
+        Matcher old = OLD_RUN_NAME.matcher(name);
+        if (!old.matches()) {
+            // a probe group of a detection that did not finish
+            old = PROBE_NAME.matcher(name);
+        }
+        if (old.matches()) {
+            return ProcessHandle.of(Long.parseLong(old.group(1))).isEmpty();
+        }
         Matcher m = RUN_NAME.matcher(name);
         if (!m.matches()) {
             return false;
         }
         long pid = Long.parseLong(m.group(1));
-        long start = Long.parseLong(m.group(2));
-        return ProcessHandle.of(pid).map(h -> startMillis(h) != start).orElse(true);
+        long ticks = startTicks(pid);
+        return ticks < 0 || ticks != Long.parseLong(m.group(2));
     }
 
-    private static long startMillis(ProcessHandle handle) {
-        return handle.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L);
+    /**
+     * The process's start in clock ticks since boot (field 22 of /proc/PID/stat), or -1 when it is gone. Not a
+     * wall-clock instant: those are derived from the boot time the kernel recomputes from the current clock, so two
+     * processes may see a different figure for the same start once the clock has been adjusted, and one would sweep
+     * the other's live runs.
+     */
+    static long startTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[19]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private static void kill(Process process, Cgroups.Group group) {
@@ -467,7 +509,9 @@ public final class BubblewrapExecutor implements Executor {
             // the descendants scan reads all of /proc, so it is kept to this case
             process.descendants().forEach(ProcessHandle::destroyForcibly);
         }
-        process.destroyForcibly();
+        // the handle only signals: Process.destroyForcibly would also close the pipes under the pumps and lose
+        // output not yet read
+        process.toHandle().destroyForcibly();
     }
 
     static List<String> networkAttempts(Path audit) {
@@ -505,19 +549,37 @@ public final class BubblewrapExecutor implements Executor {
         }
     }
 
+    /** Waits for the process up to the time given, an interrupt noted but not cutting the wait short. */
     private static boolean waitQuietly(Process process, long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        boolean interrupted = false;
         try {
-            return process.waitFor(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !process.isAlive();
+            while (true) {
+                try {
+                    return process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
+    /** Waits for a pump to drain its stream (or the time given), so no output is lost to an interrupt. */
     private static void joinQuietly(Thread t, long millis) {
-        try {
-            t.join(millis);
-        } catch (InterruptedException e) {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        boolean interrupted = false;
+        while (t.isAlive() && System.nanoTime() < deadline) {
+            try {
+                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
@@ -21,6 +22,8 @@ import java.util.function.Predicate;
 final class Cgroups {
 
     static final String PARENT = "atrium-sandbox";
+    /** Probes of executors created at once in one JVM must not share a directory. */
+    private static final AtomicLong PROBES = new AtomicLong();
 
     private final Path root;
     private final String version;
@@ -93,7 +96,7 @@ final class Cgroups {
                 write(root.resolve("cgroup.subtree_control"), enable.toString().trim());
                 write(parent.resolve("cgroup.subtree_control"), enable.toString().trim());
             }
-            Path probe = parent.resolve("probe-" + ProcessHandle.current().pid());
+            Path probe = parent.resolve("probe-" + ProcessHandle.current().pid() + "-" + PROBES.incrementAndGet());
             Files.createDirectories(probe);
             try {
                 boolean mem = wanted.contains("memory") && tryWrite(probe.resolve("memory.max"), "max", problems);
@@ -112,7 +115,7 @@ final class Cgroups {
 
     private static Optional<Path> writableParent(Path dir, String probeFile, List<String> problems, String controller) {
         Path parent = dir.resolve(PARENT);
-        Path probe = parent.resolve("probe-" + ProcessHandle.current().pid());
+        Path probe = parent.resolve("probe-" + ProcessHandle.current().pid() + "-" + PROBES.incrementAndGet());
         try {
             Files.createDirectories(parent);
             Files.createDirectories(probe);

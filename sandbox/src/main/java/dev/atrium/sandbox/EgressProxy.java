@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The only way out of a run whose network is limited to a domain list: the run gets an empty network namespace, a
@@ -37,6 +38,7 @@ final class EgressProxy implements AutoCloseable {
     static final int PORT = 3128;
     private static final int MAX_HEAD = 8192;
     private static final int MAX_LOG = 100;
+    private static final int MAX_CONNECTIONS = 64;
     static final String RELAY = """
             import socket, threading
             def pipe(a, b):
@@ -86,6 +88,7 @@ final class EgressProxy implements AutoCloseable {
     private final ServerSocketChannel server;
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger connections = new AtomicInteger();
 
     private EgressProxy(List<String> domains, boolean allowInternal, Path dir, ServerSocketChannel server) {
         this.domains = domains.stream().map(EgressProxy::host).toList();
@@ -94,9 +97,14 @@ final class EgressProxy implements AutoCloseable {
         this.server = server;
     }
 
-    /** A proxy for the domains, its socket and relay in a fresh directory that uid 65534 can reach. */
-    static EgressProxy start(List<String> domains, boolean allowInternal) throws IOException {
-        Path dir = Files.createTempDirectory("atrium-egress");
+    static final String DIR_PREFIX = "atrium-egress-";
+
+    /**
+     * A proxy for the domains, its socket and relay in a fresh directory that uid 65534 can reach, named after the
+     * run so a crashed owner's directory can be swept.
+     */
+    static EgressProxy start(String run, List<String> domains, boolean allowInternal) throws IOException {
+        Path dir = Files.createTempDirectory(DIR_PREFIX + run + "-");
         ServerSocketChannel server = null;
         try {
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
@@ -135,6 +143,12 @@ final class EgressProxy implements AutoCloseable {
         while (server.isOpen()) {
             try {
                 SocketChannel client = server.accept();
+                if (connections.incrementAndGet() > MAX_CONNECTIONS) {
+                    // each connection costs the JVM two threads: a run gets a bounded number of them
+                    record("proxy connection refused: more than " + MAX_CONNECTIONS + " in one run");
+                    closeQuietly(client);
+                    continue;
+                }
                 open.add(client);
                 Thread t = new Thread(() -> serve(client), "sandbox-egress-conn");
                 t.setDaemon(true);

@@ -55,10 +55,11 @@ class BubblewrapExecutorTest {
 
     @AfterEach
     void nothingLeftBehind() throws IOException {
+        assertThat(Thread.interrupted()).as("the test thread was left interrupted").isFalse();
         try (Stream<Path> files = Files.list(workRoot)) {
             assertThat(files.toList()).as("files left in the work root").isEmpty();
         }
-        String prefix = "r-" + ProcessHandle.current().pid() + "-";
+        String prefix = "run-" + ProcessHandle.current().pid() + "-";
         for (String controller : CONTROLLERS) {
             Path parent = Path.of("/sys/fs/cgroup", controller, Cgroups.PARENT);
             if (Files.isDirectory(parent)) {
@@ -162,9 +163,13 @@ class BubblewrapExecutorTest {
                     print("connected")
                 except OSError as e:
                     print("refused", e.errno)
+                import os
+                # the audit file lives in the host's work root, which nothing inside can reach
+                print("tmp", os.listdir("/tmp"), os.path.exists("/run"))
                 """);
         RunResult run = run(new RunSpec(bundle, List.of("/usr/bin/python3", "net.py"), new byte[0], Map.of(), SMALL,
                 Network.NONE, false, true, true));
+        assertThat(run.stdoutText()).contains("tmp [] False");
         assertThat(run.stdoutText()).as(run.detail() + " " + run.stderrText() + run.networkAttempts()).startsWith("refused");
         assertThat(run.networkAttempts()).anySatisfy(a -> assertThat(a).startsWith("connect(")
                 .contains("93.184.216.34").contains("htons(443)"));
@@ -258,7 +263,7 @@ class BubblewrapExecutorTest {
             var inward = BubblewrapExecutor.create(elsewhere.resolve("work"), Path.of("/sys/fs/cgroup"), true);
             assertThat(inward.capabilities().domainFiltering()).isTrue();
             RunResult allowed = inward.run(spec);
-            assertThat(allowed.stdoutText()).as(allowed.stderrText())
+            assertThat(allowed.stdoutText()).as(allowed.outcome() + " " + allowed.detail() + " " + allowed.stderrText())
                     .isEqualTo("localhost pong\n127.0.0.1 refused 403\ndirect failed\n"
                             + "HTTP/1.1 200 Connection established pong\n");
             assertThat(allowed.networkAttempts()).anyMatch(a -> a.startsWith("proxy GET localhost:") && a.contains(
@@ -269,7 +274,7 @@ class BubblewrapExecutorTest {
                             + "HTTP/1.1 403 Forbidden \n");
         }
         try (Stream<Path> egress = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            assertThat(egress.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("atrium-egress"))
+            assertThat(egress.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(EgressProxy.DIR_PREFIX + "run-" + ProcessHandle.current().pid() + "-"))
                     .toList()).as("egress directories left").isEmpty();
         }
     }
@@ -421,11 +426,12 @@ class BubblewrapExecutorTest {
     @Test
     void whenACrashedProcessLeftARunBehindThenTheNextExecutorSweepsIt(@TempDir Path elsewhere) throws Exception {
         long dead = deadPid();
-        String name = "r-" + dead + "-1-1";
+        String name = "run-" + dead + "-1-1";
         Path memory = Path.of("/sys/fs/cgroup/memory", Cgroups.PARENT, name);
         Files.createDirectories(memory);
         Path work = Files.createDirectories(elsewhere.resolve("work"));
         Files.createDirectories(work.resolve(name).resolve("inside"));
+        Path egress = Files.createTempDirectory(EgressProxy.DIR_PREFIX + name + "-");
         Process orphan = new ProcessBuilder("/bin/sh", "-c", "echo $$ > " + memory.resolve("cgroup.procs")
                 + "; exec sleep 300 " + token.length()).start();
         try {
@@ -435,6 +441,7 @@ class BubblewrapExecutorTest {
             BubblewrapExecutor.create(work);
             assertThat(memory).doesNotExist();
             assertThat(work.resolve(name)).doesNotExist();
+            assertThat(egress).doesNotExist();
             assertThat(orphan.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         } finally {
             orphan.destroyForcibly();
@@ -446,6 +453,32 @@ class BubblewrapExecutorTest {
             if (ProcessHandle.of(pid).isEmpty()) {
                 return pid;
             }
+        }
+    }
+
+    /**
+     * This machine's cgroup v2 hierarchy (mounted beside the v1 controllers) offers none of memory, cpu and pids: the
+     * v2 path detects that and refuses untrusted runs, and still runs a trusted one in a v2 group whose whole tree it
+     * kills with cgroup.kill at the timeout.
+     */
+    @Test
+    void whenCgroupV2LacksTheControllersThenUntrustedIsRefusedAndTheTreeIsStillKilled(@TempDir Path elsewhere)
+            throws IOException {
+        Path unified = Path.of("/sys/fs/cgroup/unified");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(unified.resolve("cgroup.kill"))
+                || Files.isRegularFile(unified.resolve("cgroup.controllers")), "no cgroup v2 hierarchy here");
+        var v2 = BubblewrapExecutor.create(elsewhere.resolve("work"), unified);
+        assertThat(v2.capabilities().cgroupVersion()).isEqualTo("v2");
+        assertThat(v2.capabilities().canRunUntrusted()).isFalse();
+        assertThat(v2.capabilities().problems()).anyMatch(p -> p.contains("v2 memory controller"));
+        assertThatThrownBy(() -> v2.run(spec(List.of("/bin/true"), "", SMALL))).isInstanceOf(SandboxRefused.class);
+        var trusted = new RunSpec(bundle, List.of("/bin/sh", "-c", "sleep 300 & sleep 300; : " + token), new byte[0],
+                Map.of(), SMALL.withTimeout(Duration.ofSeconds(1)), Network.NONE, false, false, false);
+        RunResult run = v2.run(trusted);
+        assertThat(run.outcome()).isEqualTo(Outcome.TIMED_OUT);
+        try (Stream<Path> groups = Files.list(unified.resolve(Cgroups.PARENT))) {
+            assertThat(groups.filter(Files::isDirectory).map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("run-" + ProcessHandle.current().pid() + "-")).toList()).isEmpty();
         }
     }
 
