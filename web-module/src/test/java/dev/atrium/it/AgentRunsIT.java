@@ -10,11 +10,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Run records (spec 03, Authentication 5): a run with its input and output is its caller's alone; the agent's author
  * and reviewers list the agent's runs without any caller's input or output.
  */
+@ExtendWith(AtriumServer.class)
 class AgentRunsIT {
 
     private static Accounts.Account staff;

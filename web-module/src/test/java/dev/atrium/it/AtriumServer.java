@@ -224,6 +224,14 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_SANDBOX_SLOTS", Integer.toString(SANDBOX_SLOTS));
             env.put("ATRIUM_SANDBOX_WAIT_SECONDS", "2");
             env.put("ATRIUM_SANDBOX_ENV_ATRIUM_TEST_GREETING", SANDBOX_GREETING);
+            // a copy of the bundled advisory file, so that a test can publish an advisory (SubmissionChecksIT)
+            advisories = work.resolve(mode + "-advisories-" + stamp + ".osv.json");
+            try (var bundled = AtriumServer.class.getClassLoader()
+                    .getResourceAsStream("marketplace/advisories.osv.json")) {
+                Files.write(advisories, bundled == null ? "[]".getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                        : bundled.readAllBytes());
+            }
+            env.put("ATRIUM_MARKETPLACE_ADVISORIES", advisories.toString());
             env.put("ATRIUM_API_DEPRECATIONS", DEPRECATED_PREFIX + "|2026-01-01|2099-01-01|/api/v2/tags,"
                     + "/api/v0|2020-01-01|2020-12-31|/api/v1");
             startOAuthProviders(env);

@@ -16,12 +16,14 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Spec 03's invoke through the running server with real bundles in the sandbox: headers, usage and run records with
  * the outbox event, authentication, the agent's status, input validation, masking, the personal data flag, the rate
  * limit per API key and its window, the free tier across a month, timeouts, the slot pool and image-only agents.
  */
+@ExtendWith(AtriumServer.class)
 class InvokeGatewayIT {
 
     private static Accounts.Account staff;

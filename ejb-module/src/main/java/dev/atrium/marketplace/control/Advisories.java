@@ -140,7 +140,8 @@ final class Advisories {
             var ranges = new ArrayList<List<Event>>();
             if (entry.get("ranges") instanceof JsonArray rs) {
                 for (JsonValue r : rs) {
-                    if (r instanceof JsonObject range && List.of("ECOSYSTEM", "SEMVER").contains(range.getString("type", ""))
+                    if (r instanceof JsonObject range
+                            && List.of("ECOSYSTEM", "SEMVER").contains(range.getString("type", ""))
                             && range.get("events") instanceof JsonArray events) {
                         var list = new ArrayList<Event>();
                         for (JsonValue e : events) {

@@ -13,6 +13,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Set;
 import java.util.UUID;
@@ -126,7 +127,7 @@ public class BundleCache {
             return;
         }
         try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {
                     Files.setPosixFilePermissions(p, Files.isDirectory(p) ? Set.of(PosixFilePermission.OWNER_READ,
                             PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE) : Set.of(

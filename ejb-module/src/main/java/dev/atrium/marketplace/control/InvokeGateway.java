@@ -3,8 +3,10 @@ package dev.atrium.marketplace.control;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -177,7 +179,7 @@ public class InvokeGateway {
 
     private Agent active(String ref) {
         var agent = UUID_TEXT.matcher(ref).matches() ? agents.find(UUID.fromString(ref))
-                : ref.length() <= 64 ? agents.findByName(ref) : java.util.Optional.<Agent>empty();
+                : ref.length() <= 64 ? agents.findByName(ref) : Optional.<Agent>empty();
         return agent.filter(Agent::isActive).orElseThrow(() -> BusinessException.notFound("Agent"));
     }
 
@@ -207,7 +209,7 @@ public class InvokeGateway {
 
     /** The rate-limit headers of the invoke bucket; with {@code Retry-After} when refused. */
     public static Map<String, String> rateHeaders(RateLimiter.Decision d, boolean refused) {
-        var headers = new java.util.LinkedHashMap<String, String>();
+        var headers = new LinkedHashMap<String, String>();
         headers.put("X-RateLimit-Limit", Integer.toString(d.limit()));
         headers.put("X-RateLimit-Remaining", Long.toString(d.remaining()));
         headers.put("X-RateLimit-Reset", Long.toString(d.resetEpochSeconds()));

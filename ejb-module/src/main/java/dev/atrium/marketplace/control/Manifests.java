@@ -24,8 +24,8 @@ import org.xml.sax.InputSource;
 import dev.atrium.platform.http.JsonInput;
 
 /**
- * Reads the dependencies a bundle declares, from text it does not trust. {@code requirements.txt}: {@code name==version}
- * (also {@code ===} and {@code ~=}, whose version is the lowest allowed), extras and environment markers dropped,
+ * Reads the dependencies a bundle declares, from text it does not trust. {@code requirements.txt}:
+ * {@code name==version} (also {@code ===} and {@code ~=}, whose version is the lowest allowed), extras and environment markers dropped,
  * options, URLs and other specifiers skipped. {@code package.json}: {@code dependencies} and {@code devDependencies}
  * with an exact, {@code ^} or {@code ~} version (the range's minimum is checked), and a package's own name and
  * version under {@code node_modules}. {@code pom.xml}: {@code groupId:artifactId:version} of the dependencies and
@@ -46,8 +46,10 @@ final class Manifests {
     static final int MAX_DEPENDENCIES = 2_000;
 
     private static final Pattern REQUIREMENT = Pattern.compile(
-            "([A-Za-z0-9][A-Za-z0-9._-]{0,200})\\s*(?:\\[[^\\]]{0,200}\\])?\\s*(===|==|~=)\\s*([A-Za-z0-9][A-Za-z0-9.!+_-]{0,100})");
-    private static final Pattern NPM_VERSION = Pattern.compile("[\\^~=v]?\\s*(\\d{1,9}(?:\\.\\d{1,9}){0,2}(?:-[0-9A-Za-z.-]{1,60})?)");
+            "([A-Za-z0-9][A-Za-z0-9._-]{0,200})\\s*(?:\\[[^\\]]{0,200}\\])?\\s*(===|==|~=)\\s*"
+                    + "([A-Za-z0-9][A-Za-z0-9.!+_-]{0,100})");
+    private static final Pattern NPM_VERSION = Pattern.compile(
+            "[\\^~=v]?\\s*(\\d{1,9}(?:\\.\\d{1,9}){0,2}(?:-[0-9A-Za-z.-]{1,60})?)");
     private static final Pattern PROPERTY = Pattern.compile("\\$\\{([^}]{1,100})}");
 
     private Manifests() {
@@ -240,7 +242,7 @@ final class Manifests {
         return t.isEmpty() ? null : t;
     }
 
-    /** PyPI names compare case-insensitively with runs of {@code - _ .} as one {@code -} (PEP 503); npm and Maven as given. */
+    /** PyPI names compare case-insensitively, runs of {@code - _ .} as one {@code -} (PEP 503); npm lower-cased. */
     static String normalize(String ecosystem, String name) {
         if (ecosystem.equals("PyPI")) {
             return name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-");

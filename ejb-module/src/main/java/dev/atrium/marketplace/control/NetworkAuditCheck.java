@@ -24,7 +24,8 @@ final class NetworkAuditCheck {
     static final String NAME = "network_audit";
 
     private static final Pattern LOCAL = Pattern.compile("AF_(?:UNIX|LOCAL|NETLINK|FILE)\\b");
-    private static final Pattern HOST = Pattern.compile("\\b((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63})\\b");
+    private static final Pattern HOST = Pattern.compile(
+            "\\b((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63})\\b");
 
     static List<CheckFinding> check(List<CheckRunner.AgentRun> runs, Permissions declared) {
         var attempts = new LinkedHashMap<String, String>();
@@ -67,7 +68,7 @@ final class NetworkAuditCheck {
         return null;
     }
 
-    /** A host is allowed when it is a declared domain or below one ({@code api.example.com} under {@code example.com}). */
+    /** A host is allowed when it is a declared domain or below one: {@code api.example.com} under {@code example.com}. */
     static boolean allowed(String host, List<String> domains) {
         for (String d : domains) {
             String domain = d.toLowerCase(Locale.ROOT).replaceFirst("^\\*\\.", "");

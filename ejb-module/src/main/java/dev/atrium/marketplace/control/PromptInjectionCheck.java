@@ -66,8 +66,9 @@ final class PromptInjectionCheck {
         String property = card.firstStringProperty();
         JsonObject base = card.testCases().isEmpty() ? JsonObject.EMPTY_JSON_OBJECT : card.testCases().get(0).input();
         Map<String, String> environment = new LinkedHashMap<>();
+        // not PATH, HOME and the like: the agent could not even start with a canary there
         card.permissions().allowedEnvVars().stream().filter(PromptInjectionCheck::isName)
-                .forEach(n -> environment.put(n, canary));
+                .filter(n -> !StaticScan.HARMLESS_ENV.contains(n)).forEach(n -> environment.put(n, canary));
         environment.put(CANARY_NAME, canary);
         Limits limits = runner.limits();
         if (limits.timeout().compareTo(RUN_TIMEOUT) > 0) {

@@ -23,13 +23,17 @@ import dev.atrium.platform.error.Problem;
 import dev.atrium.sandbox.BundleRefused;
 import dev.atrium.sandbox.BundleUnpacker;
 import dev.atrium.sandbox.Executor;
+import dev.atrium.sandbox.RunResult;
+import dev.atrium.sandbox.RunSpec;
+import dev.atrium.sandbox.SandboxCapabilities;
 import dev.atrium.sandbox.SandboxRefused;
 
 /**
  * The pre-listing checks of an agent (README, "Pre-listing checks"), run at submission and by an administrator's
  * re-scan: (1) smoke tests, (2) static scan, (3) dependencies, (4) prompt injection, (5) network audit, (6) time and
  * memory. The bundle is unpacked into a temporary directory that is removed afterwards on every path; the agent runs
- * in the sandbox as an unverified agent within the checks' time budget. An agent shipped as an image only is not
+ * in the sandbox as an unverified agent within the checks' time budget, each run holding one of the instance's
+ * sandbox slots like an invocation (503 when none frees in time). An agent shipped as an image only is not
  * run (no container runtime here): its checks are {@code not_run} with that reason.
  */
 @ApplicationScoped
@@ -42,6 +46,9 @@ public class SafetyChecks {
 
     @Inject
     Executor executor;
+
+    @Inject
+    SandboxSlots slots;
 
     @Inject
     CardValidation cards;
@@ -103,7 +110,7 @@ public class SafetyChecks {
         results.add(CheckResult.ran(DependencyCheck.NAME, deps.dependencies() + " dependencies in " + deps.manifests()
                 + " manifests compared with " + advisories().size() + " advisories", deps.findings(), since(start)));
 
-        var runner = new CheckRunner(executor, bundle, card, settings.checksBudget(), System::nanoTime);
+        var runner = new CheckRunner(pooled(), bundle, card, settings.checksBudget(), System::nanoTime);
         try {
             start = System.nanoTime();
             if (card.testCases().isEmpty()) {
@@ -138,12 +145,27 @@ public class SafetyChecks {
             List<CheckFinding> network = NetworkAuditCheck.check(runs, card.permissions());
             results.add(CheckResult.ran(NetworkAuditCheck.NAME, "Network system calls of " + runs.size()
                     + " runs audited", network, since(start)));
-            ResourceUseCheck.Outcome resources = ResourceUseCheck.check(runs);
+            ResourceUseCheck.Measured resources = ResourceUseCheck.check(runs);
             results.add(CheckResult.ran(ResourceUseCheck.NAME, resources.summary(), resources.findings(), 0));
         }
         // the smoke tests first, as the submission answer has always shown them
         results.sort((a, b) -> Integer.compare(order(a.name()), order(b.name())));
         return new SafetyReport(results);
+    }
+
+    /** The executor through the instance's slot pool, one slot per run, so that checks and invocations share it. */
+    private Executor pooled() {
+        return new Executor() {
+            @Override
+            public SandboxCapabilities capabilities() {
+                return executor.capabilities();
+            }
+
+            @Override
+            public RunResult run(RunSpec spec) {
+                return slots.run(() -> executor.run(spec));
+            }
+        };
     }
 
     private static int order(String name) {

@@ -78,7 +78,8 @@ final class StaticScan {
             "\\bos\\.(?:environ\\s*\\[\\s*|environ\\.get\\s*\\(\\s*|getenv\\s*\\(\\s*|environ\\.pop\\s*\\(\\s*)"
                     + "[rbuRBU]?['\"]([^'\"\\n]{1,100})['\"]");
     private static final Pattern PY_ENV_WHOLE = Pattern.compile(
-            "\\bos\\.environb?\\b(?!\\s*\\[\\s*[rbuRBU]?['\"]|\\.get\\s*\\(\\s*[rbuRBU]?['\"]|\\.pop\\s*\\(\\s*[rbuRBU]?['\"])"
+            "\\bos\\.environb?\\b(?!\\s*\\[\\s*[rbuRBU]?['\"]|\\.get\\s*\\(\\s*[rbuRBU]?['\"]"
+                    + "|\\.pop\\s*\\(\\s*[rbuRBU]?['\"])"
                     + "|\\bos\\.getenv\\s*\\(\\s*(?![rbuRBU]?['\"])");
     private static final Pattern NODE_ENV_NAMED = Pattern.compile(
             "\\bprocess\\.env(?:\\.([A-Za-z_$][\\w$]{0,99})|\\[\\s*['\"`]([^'\"`\\n]{1,100})['\"`]\\s*\\])");
@@ -86,7 +87,8 @@ final class StaticScan {
             "\\bprocess\\.env\\b(?!\\s*\\.[A-Za-z_$]|\\s*\\[\\s*['\"`])");
     private static final Pattern SHELL_VAR = Pattern.compile("\\$\\{?([A-Za-z_][A-Za-z0-9_]{0,99})");
     private static final Pattern SHELL_ASSIGNED = Pattern.compile(
-            "(?:^|[\\s;&|(])(?:(?:export|local|declare|readonly|typeset)\\s+(?:-\\w+\\s+)*)?([A-Za-z_][A-Za-z0-9_]*)\\+?="
+            "(?:^|[\\s;&|(])(?:(?:export|local|declare|readonly|typeset)\\s+(?:-\\w+\\s+)*)?"
+                    + "([A-Za-z_][A-Za-z0-9_]*)\\+?="
                     + "|\\bread\\s+(?:-\\w+\\s+)*([A-Za-z_][A-Za-z0-9_ ]*)|\\bfor\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+in\\b",
             Pattern.MULTILINE);
     private static final Pattern SHELL_ENV_WHOLE = Pattern.compile("(?:^|[\\s;|&(`$])(env|printenv|export\\s+-p|set)"
@@ -277,7 +279,8 @@ final class StaticScan {
             if (shebang.contains("node")) {
                 return Language.NODE;
             }
-            if (shebang.matches("#!\\s*\\S*/(?:env\\s+)?(?:ba|da|z|k)?sh\\b.*") || shebang.matches(".*\\benv\\s+(?:ba|da|z|k)?sh\\b.*")) {
+            if (shebang.matches("#!\\s*\\S*/(?:env\\s+)?(?:ba|da|z|k)?sh\\b.*")
+                    || shebang.matches(".*\\benv\\s+(?:ba|da|z|k)?sh\\b.*")) {
                 return Language.SHELL;
             }
         }

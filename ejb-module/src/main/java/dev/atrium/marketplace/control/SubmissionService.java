@@ -42,8 +42,8 @@ import dev.atrium.platform.persistence.Constraints;
  * The submission pipeline: bundle checks and card validation (every problem reported), then the pre-listing checks
  * ({@link SafetyChecks}: a high-risk finding or a failed smoke test rejects, nothing stored), then the record stored
  * as {@code pending} with its capability embedding, the bundle in the object store, and a submission awaiting review
- * with the checks' report (also summarised in the history). A card whose name exists is a new version of that agent when it comes from the same
- * author with a higher version, a conflict otherwise.
+ * with the checks' report (also summarised in the history). A card whose name exists is a new version of that agent
+ * when it comes from the same author with a higher version, a conflict otherwise.
  */
 @Stateless
 public class SubmissionService {
@@ -106,7 +106,12 @@ public class SubmissionService {
             throw BusinessException.forbidden("The free tier allows at most " + MarketplaceSettings.FREE_TIER_AGENTS
                     + " published agents; upgrade, or resubmit one of yours as a new version");
         }
-        // the pre-listing checks run the agent, so only once the card, the name and the tier are settled
+        if (existing.isPresent() && card.version().compareTo(existing.get().version()) <= 0) {
+            // the record says so too; asked here so that a doomed resubmission does not run the checks first
+            throw BusinessException.conflict("version: " + card.version() + " must be higher than the current "
+                    + existing.get().version());
+        }
+        // the pre-listing checks run the agent, so only once the card, the name, the version and the tier are settled
         SafetyReport report = checks.check(card.json(), bundle, inspection == null ? null : inspection.format());
         if (report.rejects()) {
             return SubmissionOutcome.rejected(SubmissionProblem.of(report), report);

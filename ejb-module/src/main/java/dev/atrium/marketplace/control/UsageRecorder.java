@@ -18,7 +18,7 @@ import dev.atrium.platform.events.ApplicationEvents;
 
 /**
  * Records a finished run in one short transaction: the run record, the priced usage record with its
- * {@link UsageRecorded} event in the outbox, the agent's {@code total_calls} (an atomic UPDATE that leaves the
+ * {@link UsageRecorded} event in the outbox, the agent's {@code total_calls} (an atomic SQL UPDATE that leaves the
  * agent's optimistic version alone), and the trust promotion check that counter may trigger.
  */
 @Stateless
@@ -44,8 +44,10 @@ public class UsageRecorder {
         var record = AgentUsage.of(UUID.randomUUID(), usage, pricing, earlier, now);
         em.persist(record);
         events.publish(new UsageRecorded(record.id()));
-        em.createQuery("UPDATE Agent a SET a.totalCalls = a.totalCalls + 1 WHERE a.id = :id")
-                .setParameter("id", usage.agentId()).executeUpdate();
+        // SQL, not JPQL: EclipseLink's bulk update would raise the optimistic version, and every concurrent edit of
+        // the agent (a review, a takedown) would then fail on an invocation
+        em.createNativeQuery("UPDATE agents SET total_calls = total_calls + 1 WHERE id = ?")
+                .setParameter(1, usage.agentId()).executeUpdate();
         trust.reconsider(usage.agentId());
         return record;
     }

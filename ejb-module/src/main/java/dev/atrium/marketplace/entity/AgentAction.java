@@ -6,7 +6,8 @@ import java.util.Locale;
  * The moves recorded in an agent's history. {@code trust_changed} keeps the status and names the levels in its
  * reason code ({@code unverified_to_community}); {@code incident} records a security incident on record;
  * {@code rescanned} summarises an administrator's re-scan (the submission's own entry summarises the pre-listing checks
- * at submission, its reason code the worst finding: {@code no_findings}, {@code findings_low}, {@code findings_medium}).
+ * at submission, its reason code the worst finding: {@code no_findings}, {@code findings_low},
+ * {@code findings_medium}).
  */
 public enum AgentAction {
     SUBMITTED, RESUBMITTED, APPROVED, REJECTED, TAKEN_DOWN, TRUST_CHANGED, INCIDENT, RESCANNED;

@@ -131,7 +131,7 @@ class SandboxRunChecksTest {
     }
 
     @Test
-    void whenSmokeRunsPassTheirBoundsThenHighFindings() {
+    void whenSmokeRunsPassTheirBoundsThenFindingsHighPast60Seconds() {
         var limits = dev.atrium.sandbox.Limits.DEFAULTS.withTimeout(Duration.ofSeconds(30));
         var fine = new RunResult(Outcome.EXITED, 0, new byte[0], new byte[0], false, false, Duration.ofMillis(80),
                 20 * 1024 * 1024, List.of(), "");
@@ -146,11 +146,15 @@ class SandboxRunChecksTest {
         var bad = ResourceUseCheck.check(List.of(new CheckRunner.AgentRun("test_cases/0", true, limits, slow),
                 new CheckRunner.AgentRun("test_cases/1", true, limits, fat)));
         assertThat(bad.findings()).extracting(CheckFinding::pointer).containsExactly("test_cases/0", "test_cases/1");
+        assertThat(bad.findings()).allMatch(f -> f.severity() == Severity.MEDIUM);
         var long60 = new RunResult(Outcome.EXITED, 0, new byte[0], new byte[0], false, false, Duration.ofSeconds(61),
                 0, List.of(), "");
         assertThat(ResourceUseCheck.check(List.of(new CheckRunner.AgentRun("test_cases/0", true,
                 limits.withTimeout(Duration.ofSeconds(120)), long60))).findings()).singleElement()
-                .satisfies(f -> assertThat(f.message()).contains("past 60 s"));
+                .satisfies(f -> {
+                    assertThat(f.message()).contains("past 60 s");
+                    assertThat(f.severity()).isEqualTo(Severity.HIGH);
+                });
     }
 
     @Test

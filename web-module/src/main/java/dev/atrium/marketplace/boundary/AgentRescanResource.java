@@ -19,7 +19,7 @@ import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.boundary.RequiresPermission;
 import dev.atrium.marketplace.control.RescanService;
 
-/** An administrator's re-scan of an agent's stored bundle with the pre-listing checks (permission {@code agent:review}). */
+/** An administrator's re-scan of an agent's stored bundle with the pre-listing checks ({@code agent:review}). */
 @Path("v1/admin/agents/" + AgentsResource.ID + "/rescan")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)

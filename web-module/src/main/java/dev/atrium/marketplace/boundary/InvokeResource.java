@@ -79,8 +79,8 @@ public class InvokeResource {
     @APIResponse(responseCode = "402", description = "The free tier's calls or tokens for this month are used up "
             + "(code 40200)")
     @APIResponse(responseCode = "422", description = "The input does not match the agent's input_schema: the "
-            + "error envelope plus valid: false; error.details names the fields",
-            content = @Content(schema = @Schema(implementation = InputRejected.class)))
+            + "error envelope (code 40001) plus \"valid\": false; error.details is the spec's error text naming the "
+            + "missing or wrongly typed fields")
     @APIResponse(responseCode = "503", description = "No sandbox slot freed in time (Retry-After), the sandbox "
             + "cannot enforce limits for this agent here, or the agent ships as a container image only")
     public Response invoke(@PathParam("agent_id") @Parameter(description = "The agent's id or name") String agentId,

@@ -4,8 +4,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import jakarta.json.JsonObject;
-
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.atrium.marketplace.entity.AgentRun;
@@ -21,8 +19,8 @@ public record RunView(
         long durationMs,
         @Schema(nullable = true, description = "Why the run failed; null when it succeeded") String exitReason,
         int exitCode,
-        @Schema(description = "The input as the agent received it, personal data masked") JsonObject input,
-        @Schema(description = "What the caller was answered: the output, or {error}") JsonObject output,
+        @Schema(description = "The input as the agent received it, personal data masked") Object input,
+        @Schema(description = "What the caller was answered: the output, or {error}") Object output,
         @Schema(description = "The agent's stderr, personal data masked, at most 64 KiB") String log,
         @Schema(description = "Whether the output carried personal data (flagged, not blocked)")
         boolean personalDataInOutput,

@@ -17,7 +17,8 @@ import dev.atrium.platform.error.Problem;
 public record SubmissionRejected(
         ErrorResponse.ErrorBody error,
         @Schema(enumeration = "rejected") String status,
-        @Schema(description = "part: card, bundle, or the pre-listing check that failed") List<SubmissionProblem> errors,
+        @Schema(description = "part: card, bundle, or the pre-listing check that failed")
+        List<SubmissionProblem> errors,
         @Schema(description = "The pre-listing checks when they ran (only on a valid card and bundle); empty otherwise")
         List<CheckView> checks) {
 

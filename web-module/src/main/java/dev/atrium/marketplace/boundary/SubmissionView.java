@@ -36,7 +36,8 @@ public record SubmissionView(
         links.put("approve", "/v1/admin/agents/" + s.agentId() + "/approve");
         links.put("reject", "/v1/admin/agents/" + s.agentId() + "/reject");
         return new SubmissionView(s.id(), s.agentId(), s.authorId(), s.name(), s.version(), s.status().value(),
-                new SmokeTestsView(s.smokeStatus().value(), s.smokeDetail()), CheckView.of(s.checks()), s.bundleSize(), s.reviewDueAt(),
+                new SmokeTestsView(s.smokeStatus().value(), s.smokeDetail()), CheckView.of(s.checks()), s.bundleSize(),
+                s.reviewDueAt(),
                 s.decidedAt(), s.decidedBy(), s.decisionNote(), s.createdAt(), links);
     }
 }

@@ -2,6 +2,7 @@ package dev.atrium.platform.boundary;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.annotation.Priority;
@@ -33,7 +34,7 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
 
     private static final String PROPERTY = "atrium.rate-limit";
     /** Spec 03's invoke, whose own limit per API key the gateway applies (and reports in these headers). */
-    private static final java.util.regex.Pattern INVOKE = java.util.regex.Pattern.compile("/v1/agents/[^/]+/invoke/?");
+    private static final Pattern INVOKE = Pattern.compile("/v1/agents/[^/]+/invoke/?");
     private static final Duration WINDOW = Duration.ofSeconds(60);
 
     @Inject

@@ -1,0 +1,119 @@
+package dev.atrium.marketplace.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
+
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.objects.FileObjectStore;
+
+class BundleCacheTest {
+
+    @TempDir
+    Path data;
+
+    private BundleCache cache(FileObjectStore store) {
+        var cache = new BundleCache();
+        cache.objects = store;
+        cache.dataDir = data.toString();
+        cache.settings = new MarketplaceSettings() {
+            @Override
+            public int bundleMaxEntries() {
+                return 100;
+            }
+
+            @Override
+            public long bundleMaxUnpackedBytes() {
+                return 1024 * 1024;
+            }
+        };
+        return cache;
+    }
+
+    private static byte[] tarGz(String name, String content) throws IOException {
+        var bytes = new ByteArrayOutputStream();
+        try (var tar = new TarArchiveOutputStream(new GZIPOutputStream(bytes))) {
+            byte[] body = content.getBytes(StandardCharsets.UTF_8);
+            var entry = new TarArchiveEntry(name);
+            entry.setSize(body.length);
+            entry.setMode(0100644);
+            tar.putArchiveEntry(entry);
+            tar.write(body);
+            tar.closeArchiveEntry();
+        }
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void whenManyCallersAskForOneVersionAtOnceThenItIsUnpackedOnceIntoOneReadOnlyDirectory() throws Exception {
+        var store = new FileObjectStore(data.resolve("objects"));
+        store.put("marketplace/agents/a/1.0.0/x", new ByteArrayInputStream(tarGz("main.py", "print(1)\n")),
+                "application/gzip");
+        var cache = cache(store);
+        var threads = Executors.newFixedThreadPool(8);
+        var asked = new ArrayList<Future<Path>>();
+        for (int i = 0; i < 16; i++) {
+            asked.add(threads.submit((Callable<Path>) () -> cache.unpacked("marketplace/agents/a/1.0.0/x")));
+        }
+        threads.shutdown();
+        assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+
+        Path first = asked.get(0).get();
+        for (var f : asked) {
+            assertThat(f.get()).isEqualTo(first);
+        }
+        assertThat(Files.readString(first.resolve("main.py"))).isEqualTo("print(1)\n");
+        assertThat(Files.getPosixFilePermissions(first.resolve("main.py")))
+                .doesNotContain(PosixFilePermission.OWNER_WRITE, PosixFilePermission.GROUP_WRITE,
+                        PosixFilePermission.OTHERS_WRITE);
+        try (var left = Files.list(first.getParent())) {
+            assertThat(left.map(p -> p.getFileName().toString())).as("no temporary leftovers")
+                    .containsExactly(first.getFileName().toString());
+        }
+    }
+
+    @Test
+    void whenTwoVersionsAreAskedThenEachHasItsOwnDirectory() throws Exception {
+        var store = new FileObjectStore(data.resolve("objects"));
+        store.put("k/1", new ByteArrayInputStream(tarGz("main.py", "one")), "application/gzip");
+        store.put("k/2", new ByteArrayInputStream(tarGz("main.py", "two")), "application/gzip");
+        var cache = cache(store);
+
+        assertThat(Files.readString(cache.unpacked("k/1").resolve("main.py"))).isEqualTo("one");
+        assertThat(Files.readString(cache.unpacked("k/2").resolve("main.py"))).isEqualTo("two");
+    }
+
+    @Test
+    void whenTheStoredBundleIsMissingOrRefusedThen503AndNothingIsLeftBehind() throws Exception {
+        var store = new FileObjectStore(data.resolve("objects"));
+        store.put("bad", new ByteArrayInputStream(tarGz("../escape.py", "x")), "application/gzip");
+        var cache = cache(store);
+
+        assertThatThrownBy(() -> cache.unpacked("missing")).isInstanceOfSatisfying(BusinessException.class,
+                e -> assertThat(e.problem()).isEqualTo(Problem.UNAVAILABLE));
+        assertThatThrownBy(() -> cache.unpacked("bad")).isInstanceOfSatisfying(BusinessException.class,
+                e -> assertThat(e.problem()).isEqualTo(Problem.UNAVAILABLE));
+        try (var left = Files.list(data.resolve("bundles"))) {
+            assertThat(left).isEmpty();
+        }
+    }
+}

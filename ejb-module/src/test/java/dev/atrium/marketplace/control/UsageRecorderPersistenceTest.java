@@ -1,0 +1,219 @@
+package dev.atrium.marketplace.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+
+import javax.sql.DataSource;
+
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+
+import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import dev.atrium.identity.control.AlertService;
+import dev.atrium.identity.entity.SecurityAlert;
+import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentCard;
+import dev.atrium.marketplace.entity.AgentRun;
+import dev.atrium.marketplace.entity.AgentUsage;
+import dev.atrium.marketplace.entity.Pricing;
+import dev.atrium.marketplace.entity.RunStatus;
+import dev.atrium.marketplace.entity.SemanticVersion;
+import dev.atrium.marketplace.entity.SmokeStatus;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.events.ApplicationEvent;
+import dev.atrium.platform.query.ListQuery;
+import dev.atrium.platform.time.MovableClock;
+
+/**
+ * The usage recorder and the run reads on the JPA provider the server uses, over H2 in PostgreSQL mode (V21 on a
+ * second database; {@code -Datrium.test.postgres-url=...} runs it against an empty PostgreSQL): one transaction
+ * writes the run, the priced usage record and its event, and counts the call without touching the agent's version.
+ */
+class UsageRecorderPersistenceTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
+    private static final long AUTHOR = 7;
+    private static final long CALLER = 42;
+
+    private static EntityManagerFactory factory;
+
+    private final MovableClock clock = new MovableClock(Clock.fixed(T0, ZoneOffset.UTC));
+    private final List<ApplicationEvent> published = new ArrayList<>();
+
+    @BeforeAll
+    static void migrate() {
+        DataSource dataSource = dataSource();
+        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").outOfOrder(true).load()
+                .migrate();
+        factory = Persistence.createEntityManagerFactory("atrium", Map.of(
+                "jakarta.persistence.transactionType", "RESOURCE_LOCAL",
+                "jakarta.persistence.jtaDataSource", "",
+                "jakarta.persistence.nonJtaDataSource", dataSource,
+                "eclipselink.target-server", "None"));
+    }
+
+    private static DataSource dataSource() {
+        var postgres = System.getProperty("atrium.test.postgres-url");
+        if (postgres != null) {
+            var pg = new PGSimpleDataSource();
+            pg.setUrl(postgres);
+            return pg;
+        }
+        var h2 = new JdbcDataSource();
+        h2.setURL("jdbc:h2:mem:usage-" + UUID.randomUUID()
+                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
+        return h2;
+    }
+
+    @AfterAll
+    static void close() {
+        factory.close();
+    }
+
+    private record Services(EntityManager em, UsageRecorder recorder, RunService runs) {
+    }
+
+    private <T> T inTransaction(Function<Services, T> work) {
+        EntityManager em = factory.createEntityManager();
+        try {
+            var trust = new TrustService();
+            trust.em = em;
+            trust.clock = clock;
+            trust.changes = new AgentChanges() {
+                @Override
+                public void changed(Agent agent) {
+                    // the search index is not part of this test
+                }
+            };
+            trust.alerts = new AlertService() {
+                @Override
+                public Optional<SecurityAlert> raise(String kind, String subject, String details) {
+                    return Optional.empty();
+                }
+            };
+            var recorder = new UsageRecorder();
+            recorder.em = em;
+            recorder.clock = clock;
+            recorder.trust = trust;
+            recorder.events = published::add;
+            var runs = new RunService();
+            runs.em = em;
+            em.getTransaction().begin();
+            T result = work.apply(new Services(em, recorder, runs));
+            em.getTransaction().commit();
+            return result;
+        } finally {
+            if (em.getTransaction().isActive()) {
+                em.getTransaction().rollback();
+            }
+            em.close();
+        }
+    }
+
+    private UUID listed() {
+        UUID id = UUID.randomUUID();
+        var card = new AgentCard("{}", "agent-" + id, "Agent", SemanticVersion.parse("1.0.0"), "Does things",
+                "tools", List.of(), List.of("things"), "{}", "{}", null, null, List.of("python3", "main.py"), 256, 30,
+                false, 3.0, null, 0);
+        inTransaction(s -> {
+            Agent agent = Agent.submitted(id, AUTHOR, card, null, SmokeStatus.NOT_RUN, null, null, clock.instant());
+            agent.approve(clock.instant());
+            s.em().persist(agent);
+            return null;
+        });
+        return id;
+    }
+
+    private AgentUsage record(UUID agent, boolean succeeded, Pricing pricing) {
+        UUID runId = UUID.randomUUID();
+        var run = new AgentRun.Facts(runId, agent, "1.0.0", CALLER, succeeded ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+                succeeded ? null : "The agent exited with code 3", succeeded ? 0 : 3, 1500, "{\"text\":\"[email]\"}",
+                "{\"result\":\"ok\"}", "log [email]", List.of());
+        var usage = new AgentUsage.Facts(runId, CALLER, agent, "1.0.0", 300, 700, 1.5, new BigDecimal("0.0004"),
+                UsageRecorder.computeCost(1.5, new BigDecimal("0.00002")), succeeded);
+        return inTransaction(s -> s.recorder().record(run, usage, pricing));
+    }
+
+    @Test
+    void whenARunIsRecordedThenTheUsageIsPricedAnnouncedAndCountedWithoutBumpingTheVersion() {
+        UUID agent = listed();
+        long versionBefore = inTransaction(s -> (Long) s.em().createNativeQuery(
+                "SELECT row_version FROM agents WHERE id = ?").setParameter(1, agent).getSingleResult());
+
+        var usage = record(agent, true, Pricing.of("{\"model\":\"per_token\",\"price_usd\":0.002}"));
+
+        assertThat(usage.priceCharged()).isEqualByComparingTo("0.002000");
+        assertThat(usage.developerShare()).isEqualByComparingTo("0.001400");
+        assertThat(usage.costCompute()).isEqualByComparingTo("0.000030");
+        assertThat(published).singleElement().isEqualTo(new UsageRecorded(usage.id()));
+        var stored = inTransaction(s -> s.em().find(AgentUsage.class, usage.id()));
+        assertThat(stored.priceCharged()).isEqualByComparingTo("0.002");
+        assertThat(stored.costLlm()).isEqualByComparingTo("0.0004");
+        assertThat(stored.pricingModel()).isEqualTo("per_token");
+        var after = inTransaction(s -> s.em().find(Agent.class, agent));
+        assertThat(after.totalCalls()).isEqualTo(1);
+        long versionAfter = inTransaction(s -> (Long) s.em().createNativeQuery(
+                "SELECT row_version FROM agents WHERE id = ?").setParameter(1, agent).getSingleResult());
+        assertThat(versionAfter).isEqualTo(versionBefore);
+    }
+
+    @Test
+    void whenAFreemiumAgentIsCalledThenTheFreeQuotaCountsSuccessfulCallsPerCalendarMonth() {
+        UUID agent = listed();
+        var freemium = Pricing.of("{\"model\":\"freemium\",\"price_usd\":0.05,\"free_quota\":2}");
+
+        assertThat(record(agent, true, freemium).priceCharged()).isZero();
+        assertThat(record(agent, false, freemium).priceCharged()).isZero();
+        assertThat(record(agent, true, freemium).priceCharged()).isZero();
+        assertThat(record(agent, true, freemium).priceCharged()).isEqualByComparingTo("0.05");
+        clock.advance(Duration.ofDays(8));
+        assertThat(record(agent, true, freemium).priceCharged()).as("December").isZero();
+    }
+
+    @Test
+    void whenAFailedRunIsRecordedThenItCostsNothing() {
+        UUID agent = listed();
+
+        var usage = record(agent, false, Pricing.of("{\"model\":\"per_call\",\"price_usd\":1}"));
+
+        assertThat(usage.priceCharged()).isZero();
+        assertThat(usage.developerShare()).isZero();
+        assertThat(usage.succeeded()).isFalse();
+    }
+
+    @Test
+    void whenRunsAreReadThenOnlyTheCallerSeesOneAndOnlyTheAuthorOrAReviewerListsThem() {
+        UUID agent = listed();
+        var usage = record(agent, true, Pricing.FREE);
+
+        var mine = inTransaction(s -> s.runs().mine(usage.runId(), CALLER));
+        assertThat(mine.inputJson()).contains("[email]");
+        assertThatThrownBy(() -> inTransaction(s -> s.runs().mine(usage.runId(), AUTHOR)))
+                .isInstanceOf(BusinessException.class);
+        assertThat(inTransaction(s -> s.runs().ofAgent(agent, new Requester(AUTHOR, false), ListQuery.firstPage()))
+                .items()).extracting(AgentRun::id).containsExactly(usage.runId());
+        assertThat(inTransaction(s -> s.runs().ofAgent(agent, new Requester(1L, true), ListQuery.firstPage()))
+                .items()).hasSize(1);
+        assertThatThrownBy(() -> inTransaction(s -> s.runs().ofAgent(agent, new Requester(CALLER, false),
+                ListQuery.firstPage()))).isInstanceOf(BusinessException.class);
+    }
+}
