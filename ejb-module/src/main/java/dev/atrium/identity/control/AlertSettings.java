@@ -13,7 +13,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Refuses to start with security-alert thresholds that make no sense (a zero or negative count or window, a
- * success rate outside 0 to 100 percent): such a value would page on every login or never, and either is worse
+ * success rate outside 0 to 100 percent, a switch that is neither true nor false): such a value would page on every login or never, and either is worse
  * than a failed deployment whose message names the key and its environment variable. Text that is no number at
  * all already fails at injection. The readers ({@link LoginMonitor}, {@link SecuritySignals}, {@link AlertService})
  * inject the same keys with the same defaults.
@@ -34,12 +34,12 @@ public class AlertSettings {
     public static final String RESET_MAX = "atrium.alerts.password-reset.max";
     public static final String RESET_WINDOW = "atrium.alerts.password-reset.window-minutes";
 
-    /** The numeric settings as read, in one place so the check can be tested without a container. */
+    /** The settings as read, in one place so the check can be tested without a container. */
     public record Values(long cooldownMinutes, long loginMinAttempts, double loginMinSuccessPercent,
                          long loginMaxFailures, long refreshMax, long refreshWindowMinutes, long theftWindowMinutes,
-                         long locationWindowMinutes, long resetMax, long resetWindowMinutes) {
+                         String theftRevoke, long locationWindowMinutes, long resetMax, long resetWindowMinutes) {
 
-        public static final Values DEFAULTS = new Values(60, 20, 95, 50, 30, 10, 10, 60, 5, 60);
+        public static final Values DEFAULTS = new Values(60, 20, 95, 50, 30, 10, 10, "true", 60, 5, 60);
     }
 
     @Inject
@@ -70,6 +70,12 @@ public class AlertSettings {
     @ConfigProperty(name = THEFT_WINDOW, defaultValue = "10")
     long theftWindowMinutes;
 
+    // read as text: MicroProfile Config turns any word it does not know into false, so a typo would quietly
+    // switch revocation off
+    @Inject
+    @ConfigProperty(name = THEFT_REVOKE, defaultValue = "true")
+    String theftRevoke;
+
     @Inject
     @ConfigProperty(name = LOCATION_WINDOW, defaultValue = "60")
     long locationWindowMinutes;
@@ -85,7 +91,7 @@ public class AlertSettings {
     @PostConstruct
     void checkAtStart() {
         check(new Values(cooldownMinutes, loginMinAttempts, loginMinSuccessPercent, loginMaxFailures, refreshMax,
-                refreshWindowMinutes, theftWindowMinutes, locationWindowMinutes, resetMax, resetWindowMinutes));
+                refreshWindowMinutes, theftWindowMinutes, theftRevoke, locationWindowMinutes, resetMax, resetWindowMinutes));
     }
 
     /** Throws {@link IllegalStateException} naming every key whose value is out of bounds. */
@@ -103,6 +109,10 @@ public class AlertSettings {
         counted(problems, REFRESH_MAX, v.refreshMax(), "refreshes");
         counted(problems, REFRESH_WINDOW, v.refreshWindowMinutes(), "minutes");
         counted(problems, THEFT_WINDOW, v.theftWindowMinutes(), "minutes");
+        String revoke = v.theftRevoke() == null ? "" : v.theftRevoke().trim();
+        if (!revoke.equalsIgnoreCase("true") && !revoke.equalsIgnoreCase("false")) {
+            problems.add(named(THEFT_REVOKE, "'" + revoke + "'") + ", but must be true or false");
+        }
         counted(problems, LOCATION_WINDOW, v.locationWindowMinutes(), "minutes");
         counted(problems, RESET_MAX, v.resetMax(), "requests");
         counted(problems, RESET_WINDOW, v.resetWindowMinutes(), "minutes");

@@ -14,9 +14,9 @@ class AlertSettingsTest {
     @Test
     void whenTheDefaultsOrSmallPositiveValuesAreUsedThenTheyPass() {
         assertThatNoException().isThrownBy(() -> AlertSettings.check(Values.DEFAULTS));
-        assertThatNoException().isThrownBy(() -> AlertSettings.check(new Values(1, 1, 0.1, 1, 1, 1, 1, 1, 1, 1)));
-        assertThatNoException().isThrownBy(() -> AlertSettings.check(new Values(1, 1, 100, 1, 1, 1, 1, 1, 1,
-                Integer.MAX_VALUE)));
+        assertThatNoException().isThrownBy(() -> AlertSettings.check(new Values(1, 1, 0.1, 1, 1, 1, 1, "false", 1, 1, 1)));
+        assertThatNoException().isThrownBy(() -> AlertSettings.check(new Values(1, 1, 100, 1, 1, 1, 1, " TRUE ", 1,
+                1, Integer.MAX_VALUE)));
     }
 
     /** One nonsense value at a time (by position in {@link Values}): the message names its key and env name. */
@@ -42,19 +42,32 @@ class AlertSettingsTest {
         double[] v = {60, 20, 95, 50, 30, 10, 10, 60, 5, 60};
         v[position] = value;
         var values = new Values((long) v[0], (long) v[1], v[2], (long) v[3], (long) v[4], (long) v[5], (long) v[6],
-                (long) v[7], (long) v[8], (long) v[9]);
+                "true", (long) v[7], (long) v[8], (long) v[9]);
         assertThatThrownBy(() -> AlertSettings.check(values))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("Refusing to start: " + key + " (" + env + ") is ")
                 .hasMessageNotContaining(";");
     }
 
+    @ParameterizedTest
+    @CsvSource(nullValues = "null", value = {"''", "null", "ture", "1", "on", "yes", "'true,false'"})
+    void whenTheRevocationSwitchIsNeitherTrueNorFalseThenTheStartIsRefused(String revoke) {
+        var d = Values.DEFAULTS;
+        var values = new Values(d.cooldownMinutes(), d.loginMinAttempts(), d.loginMinSuccessPercent(),
+                d.loginMaxFailures(), d.refreshMax(), d.refreshWindowMinutes(), d.theftWindowMinutes(), revoke,
+                d.locationWindowMinutes(), d.resetMax(), d.resetWindowMinutes());
+        assertThatThrownBy(() -> AlertSettings.check(values))
+                .hasMessageStartingWith("Refusing to start: " + AlertSettings.THEFT_REVOKE)
+                .hasMessageEndingWith("must be true or false");
+    }
+
     @Test
     void whenSeveralValuesMakeNoSenseThenEachIsNamed() {
-        assertThatThrownBy(() -> AlertSettings.check(new Values(0, 20, 95, 0, 30, 10, 0, 60, 5, 60)))
+        assertThatThrownBy(() -> AlertSettings.check(new Values(0, 20, 95, 0, 30, 10, 0, "yes", 60, 5, 60)))
                 .hasMessageContaining(AlertSettings.COOLDOWN)
                 .hasMessageContaining(AlertSettings.LOGIN_MAX_FAILURES)
                 .hasMessageContaining(AlertSettings.THEFT_WINDOW)
+                .hasMessageContaining(AlertSettings.THEFT_REVOKE + " (ATRIUM_ALERTS_REFRESH_THEFT_REVOKE) is 'yes'")
                 .hasMessageNotContaining(AlertSettings.LOGIN_MIN_ATTEMPTS);
     }
 }
