@@ -23,6 +23,8 @@ import dev.atrium.platform.kv.KeyValueStore;
 public class SecuritySignals {
 
     private static final Logger LOG = Logger.getLogger(SecuritySignals.class.getName());
+    /** Epoch seconds as this class writes them. */
+    private static final String SECONDS = "0|[1-9][0-9]{0,17}";
 
     @Inject
     KeyValueStore store;
@@ -110,10 +112,11 @@ public class SecuritySignals {
         String key = "sig:location:" + userId;
         var previous = store.get(key);
         store.set(key, location.get() + "|" + now, Duration.ofMinutes(2L * locationWindowMinutes));
-        if (previous.isEmpty()) {
+        // an entry this class did not write counts as no previous login, rather than failing the login
+        int bar = previous.map(p -> p.lastIndexOf('|')).orElse(-1);
+        if (bar <= 0 || !previous.get().substring(bar + 1).matches(SECONDS)) {
             return;
         }
-        int bar = previous.get().lastIndexOf('|');
         String before = previous.get().substring(0, bar);
         long then = Long.parseLong(previous.get().substring(bar + 1));
         if (!before.equals(location.get()) && now - then <= locationWindowMinutes * 60L) {
@@ -175,7 +178,7 @@ public class SecuritySignals {
             }
             String[] parts = text.split("\\|", -1);
             if (parts.length != 3 || parts[0].isEmpty() || parts[1].isEmpty()
-                    || !parts[2].matches("0|[1-9][0-9]{0,17}")) {
+                    || !parts[2].matches(SECONDS)) {
                 return Optional.empty();
             }
             return Optional.of(new Sighting(parts[0], parts[1], Long.parseLong(parts[2])));

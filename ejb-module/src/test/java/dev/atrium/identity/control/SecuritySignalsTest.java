@@ -164,6 +164,16 @@ class SecuritySignalsTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"", "|", "x|", "|1", "10.2.0.0/16|", "10.2.0.0/16|x", "10.2.0.0/16|-5", "10.2.0.0/16|01",
+            "10.2.0.0/16|99999999999999999999", "10.2.0.0/16", "10.2.0.0/16|1e3"})
+    void whenAStoredLocationIsNotOneWeWroteThenTheLoginGoesOnWithoutSignal(String text) {
+        signals.store.set("sig:location:7", text, Duration.ofMinutes(5));
+        signals.loggedIn(7, "10.1.2.3");
+        assertThat(alerts.raised).isEmpty();
+        assertThat(signals.store.get("sig:location:7")).contains("10.1.0.0/16|" + clock.instant().getEpochSecond());
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"", "|", "||", "|||", "a|b", "a|b|", "a||1", "|b|1", "a|b|c", "a|b|-1", "a|b|01",
             "a|b|1|", "a|b|1|2", "a|b|1e3", "a|b| 1", "a|b|99999999999999999999", "a|b|١٢", "a|b|0x10"})
     void whenAStoredSightingIsNotOneWeWroteThenItIsIgnored(String text) {
