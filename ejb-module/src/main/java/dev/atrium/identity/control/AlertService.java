@@ -65,7 +65,7 @@ public class AlertService {
     AuditService audit;
 
     @Inject
-    @ConfigProperty(name = "atrium.alerts.cooldown-minutes", defaultValue = "60")
+    @ConfigProperty(name = AlertSettings.COOLDOWN, defaultValue = "60")
     long cooldownMinutes;
 
     /**

@@ -1,13 +1,16 @@
 package dev.atrium.identity.control;
 
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
@@ -15,17 +18,15 @@ import dev.atrium.platform.kv.KeyValueStore;
 
 /**
  * The anomaly signals of spec 01, counted per UTC hour in the shared store so all instances see one figure: login
- * success rate below 95 percent (once at least {@value #MIN_ATTEMPTS} attempts were made that hour, so a single
- * typo is not an alarm) and more than 50 failed logins from one address. Both are metrics; crossing one raises a
- * security alert through {@link AlertService}, once per episode and address.
+ * success rate below {@code atrium.alerts.login.min-success-percent} (95) once at least
+ * {@code atrium.alerts.login.min-attempts} (20) attempts were made that hour, so a single typo is not an alarm, and
+ * more than {@code atrium.alerts.login.max-failures-per-address} (50) failed logins from one address. Both are
+ * metrics; crossing one raises a security alert through {@link AlertService}, once per episode and address.
  */
 @ApplicationScoped
 public class LoginMonitor {
 
     private static final Logger LOG = Logger.getLogger(LoginMonitor.class.getName());
-    static final int MIN_ATTEMPTS = 20;
-    static final double MIN_SUCCESS_RATE = 0.95;
-    static final int MAX_FAILURES_PER_ADDRESS = 50;
     private static final Duration KEEP = Duration.ofHours(2);
 
     @Inject
@@ -40,6 +41,18 @@ public class LoginMonitor {
     @Inject
     MetricRegistry metrics;
 
+    @Inject
+    @ConfigProperty(name = AlertSettings.LOGIN_MIN_ATTEMPTS, defaultValue = "20")
+    int minAttempts;
+
+    @Inject
+    @ConfigProperty(name = AlertSettings.LOGIN_MIN_SUCCESS_PERCENT, defaultValue = "95")
+    double minSuccessPercent;
+
+    @Inject
+    @ConfigProperty(name = AlertSettings.LOGIN_MAX_FAILURES, defaultValue = "50")
+    int maxFailuresPerAddress;
+
     @PostConstruct
     void register() {
         metrics.gauge("atrium_login_success_rate_hour", this, LoginMonitor::successRate);
@@ -47,21 +60,27 @@ public class LoginMonitor {
     }
 
     public void record(boolean success, String address) {
-        long hour = hour();
         metrics.counter("atrium_login_attempts_total", new Tag("outcome", success ? "success" : "failure")).inc();
+        count(success, address);
+    }
+
+    /** The counting and the two signals, apart from the metric registry so a unit test can drive them. */
+    void count(boolean success, String address) {
+        long hour = hour();
         store.increment("mon:login:" + hour + ":" + (success ? "ok" : "fail"), KEEP);
         if (!success) {
             long fromAddress = store.increment("mon:ipfail:" + address + ":" + hour, KEEP);
-            if (fromAddress > MAX_FAILURES_PER_ADDRESS) {
-                alert("failures_per_address", "address:" + address, "more than " + MAX_FAILURES_PER_ADDRESS
+            if (fromAddress > maxFailuresPerAddress) {
+                alert("failures_per_address", "address:" + address, "more than " + maxFailuresPerAddress
                         + " failed logins this hour from " + address);
             }
         }
         long ok = count("ok");
         long total = ok + count("fail");
-        if (total >= MIN_ATTEMPTS && (double) ok / total < MIN_SUCCESS_RATE) {
-            alert("success_rate", "all", String.format("login success rate %.1f%% this hour (%d of %d)",
-                    100.0 * ok / total, ok, total));
+        if (total >= minAttempts && 100.0 * ok / total < minSuccessPercent) {
+            alert("success_rate", "all", String.format(Locale.ROOT,
+                    "login success rate %.1f%% this hour (%d of %d), below %s%%", 100.0 * ok / total, ok, total,
+                    BigDecimal.valueOf(minSuccessPercent).stripTrailingZeros().toPlainString()));
         }
     }
 

@@ -69,7 +69,11 @@ public class LoginService {
         return pairFor(user);
     }
 
-    /** A new access token, with the user's current role, for a valid refresh token. */
+    /**
+     * A new access token, with the user's current role, for a valid refresh token. A refresh token seen from two
+     * networks at once is revoked here when {@link SecuritySignals} says so: this refresh and every later one with
+     * it answer 401, so the thief and the user alike must log in again (the thief would need the password).
+     */
     public String refresh(String refreshToken, RequestOrigin origin) {
         VerifiedToken token;
         try {
@@ -83,9 +87,17 @@ public class LoginService {
         }
         User user = users.find(token.userId()).filter(User::isActive).filter(u -> u.accepts(token.issuedAt()))
                 .orElseThrow(() -> BusinessException.unauthenticated(Authenticator.INVALID));
+        if (signals.refreshed(user.id(), familyOf(token), origin.ipAddress())) {
+            blacklist.add(refreshToken, token.expiresAt());
+            throw BusinessException.unauthenticated(Authenticator.INVALID);
+        }
         audit.record(AuditAction.REFRESH, user.id(), origin, true);
-        signals.refreshed(user.id());
         return tokens.issue(TokenType.ACCESS, user.id(), user.role());
+    }
+
+    /** What names a refresh token in the shared store: its {@code jti}, or its hash; never the token. */
+    static String familyOf(VerifiedToken token) {
+        return token.tokenId() != null && !token.tokenId().isEmpty() ? token.tokenId() : Hashes.sha256(token.raw());
     }
 
     private TokenPair pairFor(User user) {

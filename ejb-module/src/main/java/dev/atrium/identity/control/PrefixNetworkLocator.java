@@ -21,8 +21,12 @@ public class PrefixNetworkLocator implements NetworkLocator {
         if (address == null) {
             return Optional.empty();
         }
-        boolean v4 = IPV4.matcher(address).matches();
-        if (!v4 && !(address.indexOf(':') >= 0 && IPV6.matcher(address).matches())) {
+        if (IPV4.matcher(address).matches()) {
+            return v4(address);
+        }
+        // with a colon the JDK parses an IPv6 literal or refuses it, never asks DNS; without one it would resolve
+        // anything that is no valid IPv4 literal (999.1.2.3) as a host name, hence IPv4 is read here
+        if (address.indexOf(':') < 0 || !IPV6.matcher(address).matches()) {
             return Optional.empty();
         }
         InetAddress parsed;
@@ -36,6 +40,17 @@ public class PrefixNetworkLocator implements NetworkLocator {
             return Optional.of((b[0] & 0xff) + "." + (b[1] & 0xff) + ".0.0/16");
         }
         return Optional.of(String.format("%x:%x:%x::/48", word(b, 0), word(b, 2), word(b, 4)));
+    }
+
+    /** Four decimal octets up to 255, without leading zeros (which some readers take for octal). */
+    private static Optional<String> v4(String address) {
+        String[] octets = address.split("\\.");
+        for (String octet : octets) {
+            if (octet.length() > 1 && octet.charAt(0) == '0' || Integer.parseInt(octet) > 255) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(Integer.parseInt(octets[0]) + "." + Integer.parseInt(octets[1]) + ".0.0/16");
     }
 
     private static int word(byte[] b, int i) {

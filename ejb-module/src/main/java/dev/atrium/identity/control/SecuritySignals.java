@@ -2,6 +2,7 @@ package dev.atrium.identity.control;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,15 +13,18 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import dev.atrium.platform.kv.KeyValueStore;
 
 /**
- * The signals of issue 17 beyond the login figures of {@link LoginMonitor}: refresh frequency per user, a change
- * of location between consecutive logins of one user, and password-reset requests per account and per address.
- * Counters live in the shared store in fixed windows of the injectable clock, so all instances see one picture;
- * {@link AlertService} keeps each episode to one alert.
+ * The signals of issue 17 beyond the login figures of {@link LoginMonitor}: refresh frequency per user, one refresh
+ * token used from two places at once, a change of location between consecutive logins of one user, and
+ * password-reset requests per account and per address. Counters and sightings live in the shared store, timed by
+ * the injectable clock, so all instances see one picture; {@link AlertService} keeps each episode to one alert.
+ * {@link AlertSettings} refuses to start with thresholds that make no sense.
  */
 @ApplicationScoped
 public class SecuritySignals {
 
     private static final Logger LOG = Logger.getLogger(SecuritySignals.class.getName());
+    /** Epoch seconds as this class writes them. */
+    private static final String SECONDS = "0|[1-9][0-9]{0,17}";
 
     @Inject
     KeyValueStore store;
@@ -35,31 +39,67 @@ public class SecuritySignals {
     NetworkLocator locator;
 
     @Inject
-    @ConfigProperty(name = "atrium.alerts.refresh.max", defaultValue = "30")
+    @ConfigProperty(name = AlertSettings.REFRESH_MAX, defaultValue = "30")
     int refreshMax;
 
     @Inject
-    @ConfigProperty(name = "atrium.alerts.refresh.window-minutes", defaultValue = "10")
+    @ConfigProperty(name = AlertSettings.REFRESH_WINDOW, defaultValue = "10")
     int refreshWindowMinutes;
 
     @Inject
-    @ConfigProperty(name = "atrium.alerts.location.window-minutes", defaultValue = "60")
+    @ConfigProperty(name = AlertSettings.THEFT_WINDOW, defaultValue = "10")
+    int theftWindowMinutes;
+
+    @Inject
+    @ConfigProperty(name = AlertSettings.THEFT_REVOKE, defaultValue = "true")
+    boolean theftRevokes;
+
+    @Inject
+    @ConfigProperty(name = AlertSettings.LOCATION_WINDOW, defaultValue = "60")
     int locationWindowMinutes;
 
     @Inject
-    @ConfigProperty(name = "atrium.alerts.password-reset.max", defaultValue = "5")
+    @ConfigProperty(name = AlertSettings.RESET_MAX, defaultValue = "5")
     int resetMax;
 
     @Inject
-    @ConfigProperty(name = "atrium.alerts.password-reset.window-minutes", defaultValue = "60")
+    @ConfigProperty(name = AlertSettings.RESET_WINDOW, defaultValue = "60")
     int resetWindowMinutes;
 
-    /** A refresh of this user's access token. */
-    public void refreshed(long userId) {
+    /**
+     * A refresh of this user's access token with the refresh token {@code tokenId} (its {@code jti}, never the
+     * token) from {@code address}. Counts the user's refreshes, and compares the place (the {@link NetworkLocator}'s
+     * answer: the /16 or /48 network) with the token's last refresh: another place within
+     * {@code atrium.alerts.refresh-theft.window-minutes} of it is the classic sign of a stolen refresh token and
+     * raises {@code refresh_token_two_addresses}. Answers {@code true} when the token must then be revoked
+     * ({@code atrium.alerts.refresh-theft.revoke}), so that neither party can refresh with it again.
+     */
+    public boolean refreshed(long userId, String tokenId, String address) {
         if (count("sig:refresh:" + userId, refreshWindowMinutes) > refreshMax) {
             alert("refresh_frequency", "user:" + userId, "more than " + refreshMax + " token refreshes within "
                     + refreshWindowMinutes + " minutes by user " + userId);
         }
+        var place = locator.locate(address);
+        if (place.isEmpty() || tokenId == null || tokenId.isEmpty()) {
+            return false;
+        }
+        var here = new Sighting(place.get(), address, clock.instant().getEpochSecond());
+        String key = "sig:refresh-place:" + tokenId;
+        var before = store.get(key).flatMap(Sighting::parse);
+        if (before.isPresent() && here.elsewhereWithin(before.get(), theftWindowMinutes * 60L)) {
+            var last = before.get();
+            alert("refresh_token_two_addresses", "user:" + userId, "refresh token of user " + userId
+                    + " used from " + last.address() + " (" + last.place() + ") and " + (here.at() - last.at())
+                    + " seconds later from " + address + " (" + here.place() + "), within "
+                    + theftWindowMinutes + " minutes; " + (theftRevokes
+                            ? "the refresh token was revoked: both parties must log in again"
+                            : "the refresh token was not revoked (" + AlertSettings.THEFT_REVOKE + " is false)"));
+            if (theftRevokes) {
+                return true;
+            }
+        }
+        store.set(key, here.encode(), Duration.ofMinutes(2L * theftWindowMinutes));
+        return false;
     }
 
     /** A successful login of this user from this address. */
@@ -72,10 +112,11 @@ public class SecuritySignals {
         String key = "sig:location:" + userId;
         var previous = store.get(key);
         store.set(key, location.get() + "|" + now, Duration.ofMinutes(2L * locationWindowMinutes));
-        if (previous.isEmpty()) {
+        // an entry this class did not write counts as no previous login, rather than failing the login
+        int bar = previous.map(p -> p.lastIndexOf('|')).orElse(-1);
+        if (bar <= 0 || !previous.get().substring(bar + 1).matches(SECONDS)) {
             return;
         }
-        int bar = previous.get().lastIndexOf('|');
         String before = previous.get().substring(0, bar);
         long then = Long.parseLong(previous.get().substring(bar + 1));
         if (!before.equals(location.get()) && now - then <= locationWindowMinutes * 60L) {
@@ -109,6 +150,38 @@ public class SecuritySignals {
             alerts.raise(kind, subject, details);
         } catch (RuntimeException failed) {
             LOG.warning(() -> "SECURITY ALERT " + kind + " could not be recorded: " + failed);
+        }
+    }
+
+    /**
+     * The last refresh of one refresh token: the place (network prefix), the address, and when (epoch seconds of
+     * the injectable clock). Stored as {@code place|address|seconds}; neither a place nor an address literal the
+     * locator accepted contains a bar.
+     */
+    record Sighting(String place, String address, long at) {
+
+        private static final int MAX_LENGTH = 200;
+
+        String encode() {
+            return place + "|" + address + "|" + at;
+        }
+
+        /** Another place, at most {@code windowSeconds} apart in either direction (test clocks go back too). */
+        boolean elsewhereWithin(Sighting other, long windowSeconds) {
+            return !place.equals(other.place) && Math.abs(at - other.at) <= windowSeconds;
+        }
+
+        /** The stored text read back; empty for anything this class did not write. */
+        static Optional<Sighting> parse(String text) {
+            if (text == null || text.length() > MAX_LENGTH) {
+                return Optional.empty();
+            }
+            String[] parts = text.split("\\|", -1);
+            if (parts.length != 3 || parts[0].isEmpty() || parts[1].isEmpty()
+                    || !parts[2].matches(SECONDS)) {
+                return Optional.empty();
+            }
+            return Optional.of(new Sighting(parts[0], parts[1], Long.parseLong(parts[2])));
         }
     }
 }

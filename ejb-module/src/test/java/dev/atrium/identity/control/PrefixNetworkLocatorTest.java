@@ -21,7 +21,10 @@ class PrefixNetworkLocatorTest {
             "2001:db8:1:2::1, 2001:db8:1::/48",
             "2001:0DB8:0001:ffff::9, 2001:db8:1::/48",
             "::1, 0:0:0::/48",
-            "::ffff:10.1.2.3, 10.1.0.0/16"})
+            "::ffff:10.1.2.3, 10.1.0.0/16",
+            "0.0.0.0, 0.0.0.0/16",
+            "255.255.255.255, 255.255.0.0/16",
+            "10.0.0.1, 10.0.0.0/16"})
     void whenAddressIsALiteralThenItsPrefixIsTheLocation(String address, String prefix) {
         assertThat(locator.locate(address)).contains(prefix);
     }
@@ -30,7 +33,8 @@ class PrefixNetworkLocatorTest {
     @ParameterizedTest
     @ValueSource(strings = {"", " ", "localhost", "example.com", "cafe.be", "10.1.2", "10.1.2.3.4", "999.1.2.3",
             "10.1.2.3 ", "1.2.3.4\n", "fe80::1%eth0", "::g", "1:2:3:4:5:6:7:8:9", ":::::", "unknown",
-            "0x0a.1.2.3", "2001:db8::1/48", "abc.def"})
+            "0x0a.1.2.3", "2001:db8::1/48", "abc.def", "256.1.2.3", "10.1.2.256", "10.300.2.3", "010.1.2.3",
+            "10.01.2.3", "10.1.2.00", "::ffff:300.1.2.3", "1:2:3"})
     void whenAddressIsNotALiteralThenThereIsNoLocation(String address) {
         assertThat(locator.locate(address)).isEmpty();
     }
