@@ -54,13 +54,17 @@ public final class BubblewrapExecutor implements Executor {
     private static final Pattern PROBE_NAME = Pattern.compile("probe-(\\d+)-\\d+");
     private static final Pattern NETWORK_CALL = Pattern.compile(
             "^(?:\\[pid\\s+)?\\d+\\]?\\s+((?:connect|sendto|sendmsg|sendmmsg|bind)\\(.*)$");
-    /** Joins the cgroups before anything else runs, then hands the generated passwd/group over as fds 3 and 4. */
+    /**
+     * Joins the cgroups before anything else runs, then hands the generated passwd/group over as fds 3 and 4 and
+     * bwrap's own options as fd 5, so that no host path shows in the sandbox's {@code /proc/1/cmdline}.
+     */
     private static final String LAUNCHER = """
             for f in $ATRIUM_CGROUP_PROCS; do
               echo $$ > "$f" || { echo "atrium-sandbox: cannot join the cgroup $f" >&2; exit 125; }
             done
-            unset ATRIUM_CGROUP_PROCS
-            exec "$@" 3<<'PASSWD' 4<<'GROUP'
+            options=$ATRIUM_BWRAP_OPTIONS
+            unset ATRIUM_CGROUP_PROCS ATRIUM_BWRAP_OPTIONS
+            exec "$@" 3<<'PASSWD' 4<<'GROUP' 5<"$options"
             nobody:x:65534:65534:nobody:/tmp:/usr/sbin/nologin
             PASSWD
             nobody:x:65534:
@@ -153,8 +157,13 @@ public final class BubblewrapExecutor implements Executor {
             if (filtered(spec)) {
                 proxy = EgressProxy.start(id, spec.network().allowedDomains(), allowInternalEgress);
             }
-            var builder = new ProcessBuilder(command(spec, audit, proxy == null ? null : proxy.dir()));
+            Path options = runDir.resolve("bwrap.options");
+            Files.write(options, nulSeparated(bwrapOptions(spec, proxy == null ? null : proxy.dir())));
+            var builder = new ProcessBuilder(command(spec, audit, proxy != null));
+            // the launcher starts in / with an empty environment: nothing of the server's shows inside
+            builder.directory(new java.io.File("/"));
             builder.environment().clear();
+            builder.environment().put("ATRIUM_BWRAP_OPTIONS", options.toString());
             if (group != null) {
                 builder.environment().put("ATRIUM_CGROUP_PROCS", String.join(" ",
                         group.procsFiles().stream().map(Path::toString).toList()));
@@ -258,8 +267,8 @@ public final class BubblewrapExecutor implements Executor {
         return spec.network().allowed() && !spec.network().allowedDomains().isEmpty();
     }
 
-    /** The launcher, the optional audit, the drop to nobody and bwrap with its flags, then the agent's command. */
-    List<String> command(RunSpec spec, Path audit, Path egress) {
+    /** The launcher, the optional audit, the drop to nobody and bwrap (its options on fd 5), then the command. */
+    List<String> command(RunSpec spec, Path audit, boolean egress) {
         List<String> c = new ArrayList<>(List.of("/bin/sh", "-c", LAUNCHER, "atrium-sandbox"));
         if (spec.auditNetwork()) {
             // strace runs outside the sandbox and writes where the agent cannot reach
@@ -267,7 +276,30 @@ public final class BubblewrapExecutor implements Executor {
         }
         c.addAll(List.of(SETPRIV, "--reuid=" + SANDBOX_ID, "--regid=" + SANDBOX_ID, "--clear-groups",
                 "--inh-caps=-all", "--bounding-set=-all", "--"));
-        c.add(BWRAP);
+        c.addAll(List.of(BWRAP, "--args", "5", "--"));
+        if (egress) {
+            c.addAll(List.of("/bin/sh", "-c", EgressProxy.WRAPPER, "agent"));
+        }
+        if (!cgroups.pids()) {
+            // no pids controller: the process count is held by RLIMIT_NPROC, counted inside the fresh user namespace
+            c.addAll(List.of(PRLIMIT, "--nproc=" + spec.limits().maxProcesses()));
+        }
+        c.addAll(spec.command());
+        return c;
+    }
+
+    private static byte[] nulSeparated(List<String> args) {
+        var out = new java.io.ByteArrayOutputStream();
+        for (String a : args) {
+            out.writeBytes(a.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.write(0);
+        }
+        return out.toByteArray();
+    }
+
+    /** bwrap's namespaces, mounts and environment, read by bwrap from fd 5 rather than its command line. */
+    List<String> bwrapOptions(RunSpec spec, Path egress) {
+        List<String> c = new ArrayList<>();
         c.addAll(List.of("--unshare-user", "--disable-userns", "--uid", "" + SANDBOX_ID, "--gid", "" + SANDBOX_ID,
                 "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup"));
         if (spec.network().allowed() && egress == null) {
@@ -314,15 +346,6 @@ public final class BubblewrapExecutor implements Executor {
                 c.addAll(List.of("--setenv", name, proxy));
             }
         }
-        c.add("--");
-        if (egress != null) {
-            c.addAll(List.of("/bin/sh", "-c", EgressProxy.WRAPPER, "agent"));
-        }
-        if (!cgroups.pids()) {
-            // no pids controller: the process count is held by RLIMIT_NPROC, counted inside the fresh user namespace
-            c.addAll(List.of(PRLIMIT, "--nproc=" + spec.limits().maxProcesses()));
-        }
-        c.addAll(spec.command());
         return c;
     }
 

@@ -322,6 +322,21 @@ class BubblewrapExecutorTest {
     }
 
     @Test
+    void whenAnAgentReadsEveryProcessThenNoHostPathOrEnvironmentShows() throws IOException {
+        write("p.sh", """
+                for p in /proc/[0-9]*; do
+                  tr '\\0' ' ' < "$p/cmdline" 2>/dev/null; echo
+                  tr '\\0' ' ' < "$p/environ" 2>/dev/null; echo
+                done
+                """);
+        RunResult run = run(spec(List.of("/bin/sh", "p.sh"), "", SMALL));
+        String out = run.stdoutText();
+        assertThat(out).as(run.stderrText()).contains("/usr/bin/bwrap --args 5");
+        assertThat(out).doesNotContain(bundle.toString()).doesNotContain(workRoot.toString())
+                .doesNotContain("PWD=/work").doesNotContain("ATRIUM_");
+    }
+
+    @Test
     void whenSleepingPastTheTimeoutThenTimedOutAndTheTreeKilled() throws IOException {
         Limits limits = SMALL.withTimeout(Duration.ofSeconds(2));
         RunResult run = run(spec(List.of("/bin/sh", "-c", "sleep 300 & sleep 300; : " + token), "", limits));
