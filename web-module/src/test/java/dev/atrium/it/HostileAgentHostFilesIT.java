@@ -90,9 +90,10 @@ class HostileAgentHostFilesIT {
         for (String d : dirs) {
             assertThat(report.get(d).asText()).as(d).startsWith("error");
         }
-        // pid 1 in there is the sandbox's own bwrap: its command line names host paths (the bundle's directory)
-        // and its environment the server's PWD, but never a secret or the server's configuration
-        assertThat(report.get("processes").asText()).doesNotContain(JWT_SECRET).doesNotContain("ATRIUM_");
+        // pid 1 in there is the sandbox's own bwrap: it reads its options from a descriptor and starts in / with
+        // an empty environment, so no host path, secret or server setting shows
+        assertThat(report.get("processes").asText()).doesNotContain(JWT_SECRET).doesNotContain("ATRIUM_")
+                .doesNotContain(data.toString()).doesNotContain("/work");
         assertThat(report.get("environment").asText()).doesNotContain("ATRIUM_").doesNotContain("/work");
         assertThat(reply.body()).doesNotContain(JWT_SECRET).doesNotContain("ATRIUM_").doesNotContain("root:*")
                 .doesNotContain("root:$").doesNotContain("root:!");
