@@ -24,7 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * Trust and safety of issue 9 through the running server: self-service publishing, no trust at approval, the
  * administrator's trust moves, and users' security reports that take an agent down. The automatic promotion after
- * 100 calls needs real invocations and is covered at the service level (TrustPersistenceTest) for now.
+ * 100 calls is TrustPromotionIT.
  */
 @ExtendWith(AtriumServer.class)
 class TrustAndReportsIT {
