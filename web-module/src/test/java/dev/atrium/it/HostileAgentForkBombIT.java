@@ -1,32 +1,16 @@
 package dev.atrium.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A fork bomb (every process forks again, up to 2^10 processes if nothing stops it) meets the process-count limit,
  * and nothing of it is left on the host afterwards.
  */
-@ExtendWith(AtriumServer.class)
-class HostileAgentForkBombIT {
-
-    private static Accounts.Account staff;
-    private static Accounts.Account caller;
-    private static String calm;
-
-    @BeforeAll
-    static void setUp() {
-        assumeFalse(AtriumServer.get().embedded(), "runs against the services server");
-        staff = MarketplaceFixtures.staff();
-        caller = Accounts.verified("caller");
-        calm = HostileAgents.wellBehaved(staff);
-    }
+class HostileAgentForkBombIT extends HostileAgentCase {
 
     @Test
     void whenAnAgentForksWithoutEndThenTheProcessLimitHoldsAndNothingIsLeft() {

@@ -1,39 +1,23 @@
 package dev.atrium.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * An agent cannot read the host's secrets: /etc/shadow, the server's data directory, the JWT secret (the file the
  * server generates when none is configured, and the configured value in the server's environment), nor any other
  * process's environment.
  */
-@ExtendWith(AtriumServer.class)
-class HostileAgentHostFilesIT {
+class HostileAgentHostFilesIT extends HostileAgentCase {
 
     /** The secret the test server is configured with (AtriumServer). */
     private static final String JWT_SECRET = "integration-tests-secret-0123456789abcdef";
-
-    private static Accounts.Account staff;
-    private static Accounts.Account caller;
-    private static String calm;
-
-    @BeforeAll
-    static void setUp() {
-        assumeFalse(AtriumServer.get().embedded(), "runs against the services server");
-        staff = MarketplaceFixtures.staff();
-        caller = Accounts.verified("caller");
-        calm = HostileAgents.wellBehaved(staff);
-    }
 
     @Test
     void whenAnAgentReadsHostSecretsThenItSeesNothing() {

@@ -1,7 +1,6 @@
 package dev.atrium.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.net.InetAddress;
 import java.net.URI;
@@ -10,25 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** An agent without declared network cannot reach the server, the host, the internet or a resolver. */
-@ExtendWith(AtriumServer.class)
-class HostileAgentNetworkIT {
-
-    private static Accounts.Account staff;
-    private static Accounts.Account caller;
-    private static String calm;
-
-    @BeforeAll
-    static void setUp() {
-        assumeFalse(AtriumServer.get().embedded(), "runs against the services server");
-        staff = MarketplaceFixtures.staff();
-        caller = Accounts.verified("caller");
-        calm = HostileAgents.wellBehaved(staff);
-    }
+class HostileAgentNetworkIT extends HostileAgentCase {
 
     @Test
     void whenAnAgentWithoutNetworkConnectsOutThenEveryAttemptFails() throws UnknownHostException {

@@ -1,32 +1,16 @@
 package dev.atrium.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A grandchild that detaches (a new session, its parent gone) and outlives the agent is gone from the host once
  * the invocation has answered.
  */
-@ExtendWith(AtriumServer.class)
-class HostileAgentOrphanIT {
-
-    private static Accounts.Account staff;
-    private static Accounts.Account caller;
-    private static String calm;
-
-    @BeforeAll
-    static void setUp() {
-        assumeFalse(AtriumServer.get().embedded(), "runs against the services server");
-        staff = MarketplaceFixtures.staff();
-        caller = Accounts.verified("caller");
-        calm = HostileAgents.wellBehaved(staff);
-    }
+class HostileAgentOrphanIT extends HostileAgentCase {
 
     @Test
     void whenAChildOutlivesTheAgentThenItIsGoneAfterTheRun() {

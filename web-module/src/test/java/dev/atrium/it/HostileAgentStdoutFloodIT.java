@@ -1,29 +1,13 @@
 package dev.atrium.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** 100 MB on stdout (or on stderr) is cut at its cap; the caller gets a short error, the server stays healthy. */
-@ExtendWith(AtriumServer.class)
-class HostileAgentStdoutFloodIT {
-
-    private static Accounts.Account staff;
-    private static Accounts.Account caller;
-    private static String calm;
-
-    @BeforeAll
-    static void setUp() {
-        assumeFalse(AtriumServer.get().embedded(), "runs against the services server");
-        staff = MarketplaceFixtures.staff();
-        caller = Accounts.verified("caller");
-        calm = HostileAgents.wellBehaved(staff);
-    }
+class HostileAgentStdoutFloodIT extends HostileAgentCase {
 
     @Test
     void whenAnAgentWrites100MegabytesToStdoutThenItIsStoppedWithAnError() {

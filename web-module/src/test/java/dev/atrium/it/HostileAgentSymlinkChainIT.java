@@ -1,30 +1,14 @@
 package dev.atrium.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A bundle whose links are each harmless on their own but lead outside together ({@code d/l1 → ..}, then
  * {@code d/l1/l2 → ..}, which is the bundle's parent) is refused at submission.
  */
-@ExtendWith(AtriumServer.class)
-class HostileAgentSymlinkChainIT {
-
-    private static Accounts.Account staff;
-    private static Accounts.Account caller;
-    private static String calm;
-
-    @BeforeAll
-    static void setUp() {
-        assumeFalse(AtriumServer.get().embedded(), "runs against the services server");
-        staff = MarketplaceFixtures.staff();
-        caller = Accounts.verified("caller");
-        calm = HostileAgents.wellBehaved(staff);
-    }
+class HostileAgentSymlinkChainIT extends HostileAgentCase {
 
     @Test
     void whenASymlinkChainLeadsOutsideThenTheSubmissionIsRefused() {

@@ -1,31 +1,15 @@
 package dev.atrium.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** An agent that sleeps past its timeout is killed with its children, and the caller gets the timeout error. */
-@ExtendWith(AtriumServer.class)
-class HostileAgentTimeoutIT {
+class HostileAgentTimeoutIT extends HostileAgentCase {
 
     private static final int TIMEOUT_SECONDS = 4;
-
-    private static Accounts.Account staff;
-    private static Accounts.Account caller;
-    private static String calm;
-
-    @BeforeAll
-    static void setUp() {
-        assumeFalse(AtriumServer.get().embedded(), "runs against the services server");
-        staff = MarketplaceFixtures.staff();
-        caller = Accounts.verified("caller");
-        calm = HostileAgents.wellBehaved(staff);
-    }
 
     @Test
     void whenAnAgentSleepsPastItsTimeoutThenItIsKilledAndTheCallerIsTold() {

@@ -1,35 +1,19 @@
 package dev.atrium.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * An agent that declares filesystem access may write its scratch directory and its private /tmp, nothing else; and
  * nothing it wrote shows up on the host.
  */
-@ExtendWith(AtriumServer.class)
-class HostileAgentWriteIT {
-
-    private static Accounts.Account staff;
-    private static Accounts.Account caller;
-    private static String calm;
-
-    @BeforeAll
-    static void setUp() {
-        assumeFalse(AtriumServer.get().embedded(), "runs against the services server");
-        staff = MarketplaceFixtures.staff();
-        caller = Accounts.verified("caller");
-        calm = HostileAgents.wellBehaved(staff);
-    }
+class HostileAgentWriteIT extends HostileAgentCase {
 
     @Test
     void whenAnAgentWritesOutsideItsScratchThenEveryWriteFailsAndTheHostIsUntouched() {
