@@ -235,7 +235,7 @@ class HostileTokensIT {
         var ours = lines.subList((int) Math.min(logLinesBefore, lines.size()), lines.size());
         var http = lines.subList((int) logLinesBefore, (int) Math.max(logLinesBefore, httpLogLines));
         assertThat(http).as("HTTP paths").noneMatch(line -> line.contains("levelValue: 1000"));
-        assertThat(ours).as("no stack trace from reading tokens")
+        assertThat(withoutRecycledRequests(ours)).as("no stack trace from reading tokens")
                 .noneMatch(line -> line.contains("at dev.atrium.identity") || line.contains("at com.nimbusds"));
         // Payara's own race when a WebSocket closes right after its upgrade (payara/Payara#5432) is the only SEVERE
         // allowed while the WebSocket is refused hostile tokens: the container's request-processing error
@@ -251,6 +251,36 @@ class HostileTokensIT {
             if (hostile.token().length() >= 20 && !hostile.token().startsWith("ST-")) {
                 assertThat(ours).as(hostile.name()).noneMatch(line -> line.contains(hostile.token()));
             }
+        }
+    }
+
+    /**
+     * The log without the records of the same Payara race seen from the other side: when a client hangs up at once,
+     * the container can recycle the request while our authentication mechanism still reads it, and Catalina's own
+     * {@code Request.setAttribute} fails on its nulled context ("JASPIC: http msg authentication fail", a WARNING).
+     * The stack passes through our mechanism as the caller; every other record is kept.
+     */
+    private static List<String> withoutRecycledRequests(List<String> lines) {
+        var kept = new ArrayList<String>();
+        var record = new ArrayList<String>();
+        for (String line : lines) {
+            if (line.startsWith("[20") && !record.isEmpty()) {
+                keepUnlessRecycled(record, kept);
+                record.clear();
+            }
+            record.add(line);
+        }
+        keepUnlessRecycled(record, kept);
+        return kept;
+    }
+
+    private static void keepUnlessRecycled(List<String> record, List<String> kept) {
+        String text = String.join("\n", record);
+        boolean recycled = text.contains("JASPIC: http msg authentication fail")
+                && text.contains("\"this.context\" is null")
+                && text.contains("at org.apache.catalina.connector.Request.setAttribute(");
+        if (!recycled) {
+            kept.addAll(record);
         }
     }
 
