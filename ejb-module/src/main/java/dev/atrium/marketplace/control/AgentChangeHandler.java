@@ -31,6 +31,6 @@ public class AgentChangeHandler implements TopicHandler {
     @Override
     public void onMessage(String body, int deliveryCount) {
         UUID id = UUID.fromString(body.trim());
-        agents.find(id).ifPresentOrElse(index::apply, () -> index.remove(id));
+        agents.find(id).ifPresentOrElse(a -> index.apply(a, agents.current(a).orElse(null)), () -> index.remove(id));
     }
 }

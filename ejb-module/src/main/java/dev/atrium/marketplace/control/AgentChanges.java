@@ -8,6 +8,7 @@ import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.platform.events.ApplicationEvents;
 
 /**
@@ -28,9 +29,14 @@ public class AgentChanges {
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     TransactionSynchronizationRegistry transactions;
 
+    @Inject
+    AgentRepository agents;
+
+    /** Called once the agent's change is made, in its transaction: the version it serves now is the one indexed. */
     public void changed(Agent agent) {
         events.publish(new AgentChanged(agent.id()));
         if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
+            AgentVersion serving = agent.isActive() ? agents.current(agent).orElse(null) : null;
             transactions.registerInterposedSynchronization(new Synchronization() {
                 @Override
                 public void beforeCompletion() {
@@ -39,7 +45,7 @@ public class AgentChanges {
                 @Override
                 public void afterCompletion(int status) {
                     if (status == Status.STATUS_COMMITTED) {
-                        index.apply(agent);
+                        index.apply(agent, serving);
                     }
                 }
             });

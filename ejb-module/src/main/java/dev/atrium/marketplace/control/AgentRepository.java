@@ -11,10 +11,10 @@ import jakarta.persistence.PersistenceContext;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentStatus;
-import dev.atrium.marketplace.entity.Submission;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.SubmissionStatus;
 
-/** Reads of agents and submissions. */
+/** Reads of agents and their versions. */
 @Stateless
 public class AgentRepository {
 
@@ -57,10 +57,35 @@ public class AgentRepository {
                 .setParameter("ids", ids).setParameter("status", AgentStatus.ACTIVE).getResultList();
     }
 
-    public Optional<Submission> pendingSubmission(UUID agentId) {
-        return em.createQuery("SELECT s FROM Submission s WHERE s.agentId = :agent AND s.status = :status "
-                        + "ORDER BY s.createdAt DESC", Submission.class)
+    public Optional<AgentVersion> pendingSubmission(UUID agentId) {
+        return em.createQuery("SELECT s FROM AgentVersion s WHERE s.agentId = :agent AND s.status = :status "
+                        + "ORDER BY s.createdAt DESC", AgentVersion.class)
                 .setParameter("agent", agentId).setParameter("status", SubmissionStatus.PENDING_REVIEW)
                 .getResultStream().findFirst();
+    }
+
+    public Optional<AgentVersion> version(UUID versionId) {
+        return versionId == null ? Optional.empty() : Optional.ofNullable(em.find(AgentVersion.class, versionId));
+    }
+
+    /** The version serving the agent's callers and search, if it has one. */
+    public Optional<AgentVersion> current(Agent agent) {
+        return version(agent.currentVersionId());
+    }
+
+    /** These versions, in no particular order. */
+    public List<AgentVersion> versions(Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return em.createQuery("SELECT v FROM AgentVersion v WHERE v.id IN :ids", AgentVersion.class)
+                .setParameter("ids", ids).getResultList();
+    }
+
+    /** Every version of the agent, newest first. */
+    public List<AgentVersion> versionsOf(UUID agentId) {
+        return em.createQuery("SELECT v FROM AgentVersion v WHERE v.agentId = :agent ORDER BY v.createdAt DESC",
+                        AgentVersion.class)
+                .setParameter("agent", agentId).getResultList();
     }
 }

@@ -16,6 +16,7 @@ import jakarta.json.JsonValue;
 import org.eclipse.microprofile.config.Config;
 
 import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.Permissions;
 import dev.atrium.marketplace.entity.TrustLevel;
 import dev.atrium.platform.error.BusinessException;
@@ -58,13 +59,14 @@ public class AgentRunner {
     @Inject
     Config config;
 
-    public Run run(Agent agent, byte[] stdin) {
-        if (agent.bundleKey() == null) {
+    /** Runs {@code version} of the agent; the agent's trust level sets the ceilings. */
+    public Run run(Agent agent, AgentVersion version, byte[] stdin) {
+        if (version.bundleKey() == null) {
             throw new BusinessException(Problem.UNAVAILABLE, "This agent cannot run here",
                     "The agent ships as a container image only (runtime.docker_image) and this platform has no "
                             + "container runtime; only agents with a bundle can be invoked");
         }
-        String card = agent.cardJson();
+        String card = version.cardJson();
         List<String> command = entrypoint(card);
         if (command.isEmpty()) {
             throw new BusinessException(Problem.UNAVAILABLE, "This agent cannot run here",
@@ -74,7 +76,7 @@ public class AgentRunner {
         TrustLevel trust = agent.trustLevel();
         Limits limits = AgentLimits.of(declared, trust);
         Network network = AgentLimits.network(declared, trust) ? Network.to(declared.allowedDomains()) : Network.NONE;
-        var spec = new RunSpec(bundles.unpacked(agent.bundleKey()), command, stdin,
+        var spec = new RunSpec(bundles.unpacked(version.bundleKey()), command, stdin,
                 environment(declared.allowedEnvVars()), limits, network, declared.filesystem(), false,
                 trust != TrustLevel.OFFICIAL);
         RunResult result = slots.run(() -> {

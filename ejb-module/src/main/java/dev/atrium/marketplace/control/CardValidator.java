@@ -91,6 +91,14 @@ public final class CardValidator {
         return new Result(toCard(card), List.of());
     }
 
+    /**
+     * The card of a stored version, validated when it was submitted. It is read, not judged again: rules added since
+     * must not make an approved version unreadable.
+     */
+    public static AgentCard stored(String json) {
+        return toCard((JsonObject) JsonInput.read(json));
+    }
+
     /** Validates one value against a JSON Schema given as text; an empty list means valid. */
     public List<SubmissionProblem> validateAgainst(String schema, String instance) {
         var problems = new LinkedHashSet<SubmissionProblem>();

@@ -26,6 +26,7 @@ import dev.atrium.ai.control.TenantService;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.control.AlertService;
 import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.AgentRun;
 import dev.atrium.marketplace.entity.AgentUsage;
 import dev.atrium.marketplace.entity.Pricing;
@@ -90,6 +91,9 @@ public class InvokeGateway {
     AgentRunner runner;
 
     @Inject
+    VersionRouting routing;
+
+    @Inject
     UsageRecorder recorder;
 
     @Inject
@@ -110,6 +114,14 @@ public class InvokeGateway {
     BigDecimal computeRate;
 
     public Invocation invoke(Invoker caller, String agentRef, JsonValue input) {
+        return invoke(caller, agentRef, null, input);
+    }
+
+    /**
+     * {@code pinnedMajor}: the major version the caller pinned ({@code ?version=1}), or null to follow the agent's
+     * rollout (see {@link VersionRouting}).
+     */
+    public Invocation invoke(Invoker caller, String agentRef, Integer pinnedMajor, JsonValue input) {
         var rate = limiter.hit("invoke|" + caller.rateKey(), perMinute, WINDOW);
         if (!rate.allowed()) {
             throw new BusinessException(Problem.RATE_LIMITED, "Too many invocations",
@@ -117,11 +129,12 @@ public class InvokeGateway {
                             + "retry in " + rate.retryAfterSeconds() + " s", rateHeaders(rate, true));
         }
         Agent agent = active(agentRef);
+        AgentVersion version = routing.versionFor(agent, caller.userId(), pinnedMajor);
         boolean free = tenants.tierOf(caller.userId()) == Tier.FREE;
         if (free) {
             freeTier.check(caller.userId());
         }
-        var problems = InputCheck.problems(input, agent.cardJson(), cards.validator());
+        var problems = InputCheck.problems(input, version.cardJson(), cards.validator());
         if (problems.isPresent()) {
             return Invocation.refused(problems.get(), rate);
         }
@@ -131,7 +144,7 @@ public class InvokeGateway {
         var masked = PersonalData.mask(input);
         AgentRunner.Run run;
         try {
-            run = runner.run(agent, masked.value().toString().getBytes(StandardCharsets.UTF_8));
+            run = runner.run(agent, version, masked.value().toString().getBytes(StandardCharsets.UTF_8));
         } catch (BusinessException e) {
             if (free) {
                 // nothing ran: the call is given back
@@ -139,10 +152,11 @@ public class InvokeGateway {
             }
             throw e;
         }
-        return finish(caller, agent, masked.value(), run, free, rate);
+        return finish(caller, agent, version, masked.value(), run, free, rate);
     }
 
-    private Invocation finish(Invoker caller, Agent agent, JsonValue maskedInput, AgentRunner.Run run, boolean free,
+    private Invocation finish(Invoker caller, Agent agent, AgentVersion served, JsonValue maskedInput,
+                              AgentRunner.Run run, boolean free,
                               RateLimiter.Decision rate) {
         var result = run.result();
         var reply = AgentProtocol.read(result, run.limits().timeout().toSeconds());
@@ -151,7 +165,7 @@ public class InvokeGateway {
                 .build());
         List<String> pii = reply.ok() ? PersonalData.find(body) : List.of();
         UUID runId = UUID.randomUUID();
-        String version = agent.version().toString();
+        String version = served.version();
         long durationMs = result.wallTime().toMillis();
         var log = PersonalData.maskText(result.stderrText());
         var runFacts = new AgentRun.Facts(runId, agent.id(), version, caller.userId(), status,
@@ -162,7 +176,7 @@ public class InvokeGateway {
         var usageFacts = new AgentUsage.Facts(runId, caller.userId(), agent.id(), version, usage.tokensInput(),
                 usage.tokensOutput(), seconds, BigDecimal.valueOf(usage.costLlm()),
                 UsageRecorder.computeCost(seconds, computeRate), status.succeeded());
-        var record = recorder.record(runFacts, usageFacts, Pricing.of(agent.pricingJson()));
+        var record = recorder.record(runFacts, usageFacts, Pricing.of(CardValidator.stored(served.cardJson()).pricingJson()));
         if (free) {
             freeTier.tokens(caller.userId(), usage.tokensInput() + usage.tokensOutput());
         }

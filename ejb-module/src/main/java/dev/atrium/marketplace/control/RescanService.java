@@ -19,6 +19,7 @@ import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
 import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentEvent;
 import dev.atrium.marketplace.entity.AgentStatus;
@@ -49,6 +50,9 @@ public class RescanService {
     SafetyChecks checks;
 
     @Inject
+    AgentRepository agents;
+
+    @Inject
     ObjectStore objects;
 
     @Inject
@@ -65,14 +69,20 @@ public class RescanService {
         if (found == null) {
             throw BusinessException.notFound("Agent");
         }
-        String key = found.bundleKey();
-        String version = found.version().toString();
+        // the version serving callers, else the newest one (an agent not listed yet)
+        AgentVersion scanned = agents.current(found)
+                .or(() -> agents.versionsOf(found.id()).stream().findFirst())
+                .orElseThrow(() -> BusinessException.conflict("The agent has no stored version"));
+        String key = scanned.bundleKey();
+        String version = scanned.version();
         // the agent runs without the row lock held; the lock is taken to record what was found
-        SafetyReport report = key == null ? checks.check(found.cardJson(), null, null) : scanStored(found, key);
+        SafetyReport report = key == null ? checks.check(scanned.cardJson(), null, null) : scanStored(scanned, key);
         Agent agent = em.find(Agent.class, agentId, LockModeType.PESSIMISTIC_WRITE);
         Instant now = clock.instant();
-        boolean rejects = report.rejects() && version.equals(agent.version().toString());
-        em.persist(new AgentEvent(agent, AgentAction.RESCANNED, agent.status(), reviewer,
+        // a finding counts when the scanned version still serves (or, unlisted, is still the newest)
+        boolean stillServes = agent.currentVersionId() == null || scanned.id().equals(agent.currentVersionId());
+        boolean rejects = report.rejects() && stillServes;
+        em.persist(new AgentEvent(agent, version, AgentAction.RESCANNED, agent.status(), reviewer,
                 SubmissionService.checkCode(report), "Re-scan of version " + version + ": " + report.summary(), now));
         boolean takenDown = false;
         if (rejects) {
@@ -93,7 +103,7 @@ public class RescanService {
         return new Rescan(agent, report, takenDown);
     }
 
-    private SafetyReport scanStored(Agent agent, String key) {
+    private SafetyReport scanStored(AgentVersion agent, String key) {
         ObjectStore.StoredObject stored = objects.get(key).orElseThrow(() -> BusinessException.conflict(
                 "The agent's stored bundle is missing from the object store"));
         Path file = null;

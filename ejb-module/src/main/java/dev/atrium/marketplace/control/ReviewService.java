@@ -15,7 +15,7 @@ import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentEvent;
 import dev.atrium.marketplace.entity.AgentStatus;
-import dev.atrium.marketplace.entity.Submission;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.SubmissionStatus;
 import dev.atrium.marketplace.entity.TakedownReason;
 import dev.atrium.platform.error.BusinessException;
@@ -25,14 +25,14 @@ import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.query.Listing;
 
 /**
- * Human review and takedown: approving a pending agent lists it (searchable), rejecting sends it back to its author
- * with reasons, a takedown suspends a listed agent. Each move is recorded with the reviewer, the time and the reason,
+ * Human review and takedown: approving a version lists a pending agent (searchable) or starts the rollout of a listed
+ * agent's new version, rejecting sends it back to its author with reasons, a takedown suspends a listed agent. Each move is recorded with the reviewer, the time and the reason,
  * and announced so that every instance's search index follows.
  */
 @Stateless
 public class ReviewService {
 
-    static final Catalog<Submission> SUBMISSIONS = Catalog.of(Submission.class)
+    static final Catalog<AgentVersion> SUBMISSIONS = Catalog.of(AgentVersion.class)
             .id("id", UUID.class)
             .createdAt("createdAt")
             .filterable("status", "status", SubmissionStatus.class)
@@ -54,27 +54,40 @@ public class ReviewService {
     @Inject
     Clock clock;
 
-    public Listing<Submission> submissions(ListQuery query) {
+    public Listing<AgentVersion> submissions(ListQuery query) {
         return new EntityQuery<>(em, SUBMISSIONS).list(query);
     }
 
-    /** Lists a pending agent. Its trust level is not the reviewer's to grant: see {@link TrustService}. */
+    /**
+     * Approves the agent's version waiting for review: a pending agent is listed with it, a listed agent starts
+     * rolling it out (see {@link Agent#approve}). Its trust level is not the reviewer's to grant: see
+     * {@link TrustService}.
+     */
     public Agent approve(UUID id, long reviewer, String note) {
         Agent agent = locked(id);
         Instant now = clock.instant();
-        agent.approve(now);
-        pending(agent).approve(reviewer, note, now);
-        record(agent, AgentAction.APPROVED, AgentStatus.PENDING, reviewer, null, note, now);
+        AgentVersion version = pending(agent);
+        AgentStatus before = agent.status();
+        version.approve(reviewer, note, now);
+        Agent.Approval approval = agent.approve(version, CardValidator.stored(version.cardJson()), now);
+        record(agent, version, AgentAction.APPROVED, before, reviewer, null, note, now);
+        if (approval == Agent.Approval.ROLLOUT_STARTED) {
+            record(agent, version, AgentAction.ROLLOUT_STARTED, before, 0, null, "Version " + version.version()
+                    + " serves " + agent.rolloutPercent() + " % of callers; " + agent.version() + " the others",
+                    now);
+        }
         return agent;
     }
 
+    /** Rejects the version waiting for review; a listed agent goes on serving its current version. */
     public Agent reject(UUID id, long reviewer, List<String> reasons) {
         Agent agent = locked(id);
         Instant now = clock.instant();
-        agent.reject(now);
+        AgentVersion version = pending(agent);
         String text = String.join("\n", reasons);
-        pending(agent).reject(reviewer, text, now);
-        record(agent, AgentAction.REJECTED, AgentStatus.PENDING, reviewer, null, text, now);
+        version.reject(reviewer, text, now);
+        AgentStatus before = agent.versionRejected(now);
+        record(agent, version, AgentAction.REJECTED, before, reviewer, null, text, now);
         return agent;
     }
 
@@ -117,9 +130,15 @@ public class ReviewService {
         return agent;
     }
 
-    private Submission pending(Agent agent) {
+    private AgentVersion pending(Agent agent) {
         return agents.pendingSubmission(agent.id())
                 .orElseThrow(() -> BusinessException.conflict("The agent has no submission waiting for review"));
+    }
+
+    private void record(Agent agent, AgentVersion version, AgentAction action, AgentStatus from, long actor,
+                        String code, String reason, Instant now) {
+        em.persist(new AgentEvent(agent, version.version(), action, from, actor, code, reason, now));
+        changes.changed(agent);
     }
 
     private void record(Agent agent, AgentAction action, AgentStatus from, long actor, String code, String reason,

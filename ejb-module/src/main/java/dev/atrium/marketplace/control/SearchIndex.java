@@ -2,6 +2,7 @@ package dev.atrium.marketplace.control;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.annotation.PreDestroy;
@@ -11,6 +12,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonString;
 
 import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.AgentCard;
 
 /**
@@ -30,10 +32,14 @@ public class SearchIndex {
         index.replaceAll(active);
     }
 
-    /** Indexes the agent when active with an embedding, removes it otherwise. */
-    public void apply(Agent agent) {
-        if (agent.isActive() && agent.embedding() != null) {
-            index.put(entry(agent));
+    /**
+     * Indexes the agent when it is active and the version serving it has an embedding, removes it otherwise.
+     * {@code serving} is the agent's current version, or null.
+     */
+    public void apply(Agent agent, AgentVersion serving) {
+        var entry = entry(agent, serving);
+        if (entry.isPresent()) {
+            index.put(entry.get());
         } else {
             index.remove(agent.id());
         }
@@ -43,11 +49,26 @@ public class SearchIndex {
         index.remove(id);
     }
 
-    static AgentIndex.Entry entry(Agent a) {
-        List<String> capabilities = strings(a.capabilitiesJson());
-        List<String> tags = strings(a.cardJson(), "tags");
-        String text = AgentCard.embeddingText(a.displayName(), a.description(), capabilities, tags, a.category());
-        return new AgentIndex.Entry(a.id(), a.category(), capabilities, text, a.embedding());
+    /**
+     * The index entry of an active agent served by a version with an embedding; empty otherwise. The text comes from
+     * the agent's listing fields, which are those of its current version.
+     */
+    static Optional<AgentIndex.Entry> entry(Agent a, AgentVersion serving) {
+        if (!a.isActive() || serving == null || !serving.id().equals(a.currentVersionId())
+                || serving.embedding() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new AgentIndex.Entry(a.id(), a.category(), capabilities(a), text(a), serving.embedding()));
+    }
+
+    /** The text whose embedding stands for the agent's current version. */
+    static String text(Agent a) {
+        return AgentCard.embeddingText(a.displayName(), a.description(), capabilities(a), strings(a.cardJson(), "tags"),
+                a.category());
+    }
+
+    private static List<String> capabilities(Agent a) {
+        return strings(a.capabilitiesJson());
     }
 
     private static List<String> strings(String jsonArray) {

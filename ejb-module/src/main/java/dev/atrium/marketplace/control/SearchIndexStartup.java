@@ -1,6 +1,7 @@
 package dev.atrium.marketplace.control;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.UUID;
 import java.util.logging.Logger;
 
@@ -13,11 +14,12 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
 import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentVersion;
 
 /**
  * Loads the embedding model and builds this instance's search index from the active agents in the database while
- * the application starts, so the first search neither waits for the model nor misses agents. Agents whose stored
- * vector came from another model (or none) are embedded again and saved.
+ * the application starts, so the first search neither waits for the model nor misses agents. Current versions whose
+ * stored vector came from another model (or none) are embedded again and saved.
  */
 @Startup
 @Singleton
@@ -48,13 +50,19 @@ public class SearchIndexStartup {
         UUID after = null;
         while (true) {
             var slice = agents.active(after, SLICE);
+            var serving = new HashMap<UUID, AgentVersion>();
+            agents.versions(slice.stream().map(Agent::currentVersionId).toList())
+                    .forEach(v -> serving.put(v.id(), v));
             for (Agent a : slice) {
-                if (a.embedding() == null || !model.equals(a.embeddingModel())) {
-                    Agent managed = em.merge(a);
-                    managed.reembed(embeddings.embed(SearchIndex.entry(managed).text()), model);
-                    a = managed;
+                AgentVersion version = serving.get(a.currentVersionId());
+                if (version == null) {
+                    continue;
                 }
-                entries.add(SearchIndex.entry(a));
+                if (version.embedding() == null || !model.equals(version.embeddingModel())) {
+                    version = em.merge(version);
+                    version.embed(embeddings.embed(SearchIndex.text(a)), model);
+                }
+                SearchIndex.entry(a, version).ifPresent(entries::add);
             }
             em.flush();
             em.clear();

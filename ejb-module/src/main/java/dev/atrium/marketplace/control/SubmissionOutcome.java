@@ -4,13 +4,13 @@ import java.util.List;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.SafetyReport;
-import dev.atrium.marketplace.entity.Submission;
+import dev.atrium.marketplace.entity.AgentVersion;
 
 /**
  * A submission's answer: rejected with every problem found, or stored and pending review; with the pre-listing
  * checks' report when they ran (they run only on a card and bundle that passed validation).
  */
-public record SubmissionOutcome(List<SubmissionProblem> problems, Agent agent, Submission submission,
+public record SubmissionOutcome(List<SubmissionProblem> problems, Agent agent, AgentVersion submission,
                                 SafetyReport checks) {
 
     public static SubmissionOutcome rejected(List<SubmissionProblem> problems) {
@@ -21,7 +21,7 @@ public record SubmissionOutcome(List<SubmissionProblem> problems, Agent agent, S
         return new SubmissionOutcome(List.copyOf(problems), null, null, checks);
     }
 
-    public static SubmissionOutcome accepted(Agent agent, Submission submission, SafetyReport checks) {
+    public static SubmissionOutcome accepted(Agent agent, AgentVersion submission, SafetyReport checks) {
         return new SubmissionOutcome(List.of(), agent, submission, checks);
     }
 

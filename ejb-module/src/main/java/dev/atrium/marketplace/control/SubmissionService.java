@@ -30,10 +30,11 @@ import dev.atrium.marketplace.entity.AgentStatus;
 import dev.atrium.marketplace.entity.CheckResult;
 import dev.atrium.marketplace.entity.CheckStatus;
 import dev.atrium.marketplace.entity.SafetyReport;
+import dev.atrium.marketplace.entity.SemanticVersion;
 import dev.atrium.marketplace.entity.Severity;
 import dev.atrium.marketplace.entity.SmokeStatus;
 import dev.atrium.marketplace.entity.StoredBundle;
-import dev.atrium.marketplace.entity.Submission;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.objects.ObjectStore;
 import dev.atrium.platform.persistence.Constraints;
@@ -41,9 +42,10 @@ import dev.atrium.platform.persistence.Constraints;
 /**
  * The submission pipeline: bundle checks and card validation (every problem reported), then the pre-listing checks
  * ({@link SafetyChecks}: a high-risk finding or a failed smoke test rejects, nothing stored), then the record stored
- * as {@code pending} with its capability embedding, the bundle in the object store, and a submission awaiting review
- * with the checks' report (also summarised in the history). A card whose name exists is a new version of that agent
- * when it comes from the same author with a higher version, a conflict otherwise.
+ * as a version awaiting review with its capability embedding, the bundle in the object store and the checks' report
+ * (also summarised in the history). A card whose name exists is a new version of that agent when it comes from the
+ * same author with a version higher than any the agent had, a conflict otherwise; a listed agent keeps serving and
+ * stays searchable with its current version while the new one is reviewed.
  */
 @Stateless
 public class SubmissionService {
@@ -69,9 +71,6 @@ public class SubmissionService {
 
     @Inject
     TenantService tenants;
-
-    @Inject
-    AgentChanges changes;
 
     @Inject
     SafetyChecks checks;
@@ -106,10 +105,13 @@ public class SubmissionService {
             throw BusinessException.forbidden("The free tier allows at most " + MarketplaceSettings.FREE_TIER_AGENTS
                     + " published agents; upgrade, or resubmit one of yours as a new version");
         }
-        if (existing.isPresent() && card.version().compareTo(existing.get().version()) <= 0) {
-            // the record says so too; asked here so that a doomed resubmission does not run the checks first
-            throw BusinessException.conflict("version: " + card.version() + " must be higher than the current "
-                    + existing.get().version());
+        if (existing.isPresent()) {
+            // asked before the checks run, so that a doomed version does not run them first
+            SemanticVersion newest = newestVersion(existing.get());
+            if (card.version().compareTo(newest) <= 0) {
+                throw BusinessException.conflict("version: " + card.version() + " must be higher than "
+                        + newest + ", the agent's newest version");
+            }
         }
         // the pre-listing checks run the agent, so only once the card, the name, the version and the tier are settled
         SafetyReport report = checks.check(card.json(), bundle, inspection == null ? null : inspection.format());
@@ -126,30 +128,39 @@ public class SubmissionService {
         Agent agent;
         AgentStatus before;
         AgentAction action;
+        String note;
         if (existing.isPresent()) {
             agent = existing.get();
-            before = agent.resubmit(card, stored, smoke, vector, model, now);
+            before = agent.newVersion(card, smoke, now);
             agents.pendingSubmission(agent.id()).ifPresent(s -> s.supersede(now));
             action = AgentAction.RESUBMITTED;
+            note = before == AgentStatus.ACTIVE ? " Version " + agent.version() + " keeps serving meanwhile." : "";
         } else {
-            agent = Agent.submitted(agentId, authorId, card, stored, smoke, vector, model, now);
+            agent = Agent.submitted(agentId, authorId, card, smoke, now);
             if (!Constraints.persistUnique(em, agent)) {
                 throw BusinessException.conflict("name: '" + card.name() + "' was taken at the same moment");
             }
             before = null;
             action = AgentAction.SUBMITTED;
+            note = "";
         }
-        var submission = new Submission(agent.id(), authorId, card, stored, smoke, smokeCheck.summary(),
-                settings.reviewWithin(), now);
+        var submission = new AgentVersion(agent.id(), authorId, card, stored, smoke, smokeCheck.summary(), vector,
+                model, settings.reviewWithin(), now);
         submission.recordChecks(report);
-        em.persist(submission);
-        // the history's entry of the submission carries the checks' summary, its reason code their worst finding
-        em.persist(new AgentEvent(agent, action, before, authorId, checkCode(report),
-                "Version " + card.version() + " submitted for review. Pre-listing checks: " + report.summary(), now));
-        if (before == AgentStatus.ACTIVE) {
-            changes.changed(agent);
+        if (!Constraints.persistUnique(em, submission)) {
+            throw BusinessException.conflict("version: " + card.version() + " was submitted at the same moment");
         }
+        // the history's entry of the submission carries the checks' summary, its reason code their worst finding
+        em.persist(new AgentEvent(agent, card.version().toString(), action, before, authorId, checkCode(report),
+                "Version " + card.version() + " submitted for review." + note + " Pre-listing checks: "
+                        + report.summary(), now));
         return SubmissionOutcome.accepted(agent, submission, report);
+    }
+
+    /** The highest version the agent ever had submitted, whatever became of it: a version number is used once. */
+    private SemanticVersion newestVersion(Agent agent) {
+        return agents.versionsOf(agent.id()).stream().map(AgentVersion::semanticVersion)
+                .max(SemanticVersion::compareTo).orElse(agent.version());
     }
 
     /** The history's reason code of a check report: the worst severity found. */

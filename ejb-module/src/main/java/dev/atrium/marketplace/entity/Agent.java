@@ -1,10 +1,10 @@
 package dev.atrium.marketplace.entity;
 
-import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -13,12 +13,15 @@ import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.persistence.NullableUuidConverter;
 
 /**
- * The agent record of spec 03. It always describes the newest submitted version; its status moves only through the
- * methods below: submitted as {@code pending}; approved to {@code active} (searchable) or rejected; an active agent
- * is taken down to {@code suspended}; a new, higher version from its author brings any status back to
- * {@code pending} for review.
+ * The agent record of spec 03: identity, status, counters and ranking, the spec's listing fields copied from the
+ * version it shows, which version serves ({@code current}) and the rollout of the next one ({@code candidate}).
+ * Cards, bundles and embeddings live on the {@link AgentVersion} rows. The status moves only through the methods
+ * below: submitted as {@code pending}; its first approved version lists it ({@code active}, searchable), or it is
+ * rejected; a listed agent is taken down to {@code suspended}. A new version of a listed agent is reviewed and rolled
+ * out while the current one keeps serving; a new version of any other agent brings it back to {@code pending}.
  */
 @Entity
 @Table(name = "agents")
@@ -80,17 +83,23 @@ public class Agent {
     @Column(name = "ranking_score", nullable = false)
     private double rankingScore;
 
-    @Column(name = "embedding")
-    private byte[] embedding;
+    @Column(name = "current_version_id")
+    @Convert(converter = NullableUuidConverter.class)
+    private UUID currentVersionId;
 
-    @Column(name = "embedding_model", length = 60)
-    private String embeddingModel;
+    @Column(name = "candidate_version_id")
+    @Convert(converter = NullableUuidConverter.class)
+    private UUID candidateVersionId;
 
-    @Column(name = "bundle_key", length = 300)
-    private String bundleKey;
+    @Enumerated(EnumType.STRING)
+    @Column(name = "rollout_state", nullable = false, length = 20)
+    private RolloutState rolloutState;
 
-    @Column(name = "bundle_size")
-    private Long bundleSize;
+    @Column(name = "rollout_percent", nullable = false)
+    private int rolloutPercent;
+
+    @Column(name = "rollout_step_at")
+    private Instant rolloutStepAt;
 
     @Enumerated(EnumType.STRING)
     @Column(name = "smoke_status", nullable = false, length = 20)
@@ -113,33 +122,38 @@ public class Agent {
         this.id = id;
         this.authorId = authorId;
         this.trustLevel = TrustLevel.UNVERIFIED;
+        this.rolloutState = RolloutState.NONE;
         this.createdAt = now;
     }
 
-    /** A new agent, pending review. Trust is granted by the platform, never taken from the card. */
-    public static Agent submitted(UUID id, long authorId, AgentCard card, StoredBundle bundle, SmokeStatus smoke,
-                                  float[] embedding, String model, Instant now) {
+    /** A new agent, pending review of its first version. Trust is granted by the platform, never taken from the card. */
+    public static Agent submitted(UUID id, long authorId, AgentCard card, SmokeStatus smoke, Instant now) {
         var agent = new Agent(id, authorId, now);
-        agent.take(card, bundle, smoke, embedding, model, now);
+        agent.list(card, smoke, now);
+        agent.status = AgentStatus.PENDING;
         return agent;
     }
 
     /**
-     * A new version from the author: it must be higher than the current one, and goes to review whatever the
-     * status was. Answers the status the agent had.
+     * A new version from the author went to review. It must be higher than the version listed. A listed agent keeps
+     * serving and stays searchable with its current version meanwhile; any other agent shows the new version and
+     * waits for its review ({@code pending}). Answers the status the agent had.
      */
-    public AgentStatus resubmit(AgentCard newCard, StoredBundle bundle, SmokeStatus smoke, float[] vector,
-                                String model, Instant now) {
+    public AgentStatus newVersion(AgentCard newCard, SmokeStatus smoke, Instant now) {
         if (newCard.version().compareTo(version()) <= 0) {
             throw BusinessException.conflict("version: " + newCard.version() + " must be higher than the current "
                     + semanticVersion);
         }
         AgentStatus before = status;
-        take(newCard, bundle, smoke, vector, model, now);
+        if (status != AgentStatus.ACTIVE) {
+            list(newCard, smoke, now);
+            this.status = AgentStatus.PENDING;
+        }
         return before;
     }
 
-    private void take(AgentCard c, StoredBundle bundle, SmokeStatus smoke, float[] vector, String model, Instant now) {
+    /** The spec's listing fields, copied from the card of the version the agent shows. */
+    private void list(AgentCard c, SmokeStatus smoke, Instant now) {
         this.name = c.name();
         this.displayName = c.displayName();
         this.description = c.description();
@@ -150,20 +164,107 @@ public class Agent {
         this.dockerImage = c.dockerImage();
         this.category = c.category();
         this.qualityScore = c.qualityScore();
-        this.bundleKey = bundle == null ? null : bundle.key();
-        this.bundleSize = bundle == null ? null : bundle.size();
         this.smokeStatus = smoke;
-        this.embedding = toBytes(vector);
-        this.embeddingModel = model;
-        this.status = AgentStatus.PENDING;
         touch(now);
     }
 
-    /** Review accepted it: listed and searchable. Approval never grants trust; the level stays as it is. */
-    public void approve(Instant now) {
+    /** What an approved version did to the agent. */
+    public enum Approval {
+        /** The agent was not serving: the version serves everyone at once and the agent is listed. */
+        LISTED,
+        /** The agent serves another version: the approved one starts its gradual rollout. */
+        ROLLOUT_STARTED
+    }
+
+    /**
+     * Review accepted a version. A pending agent is listed with it; a listed agent starts rolling it out (replacing
+     * a rollout in progress), its current version serving the other callers. Approval never grants trust.
+     */
+    public Approval approve(AgentVersion version, AgentCard versionCard, Instant now) {
+        requireOwn(version);
+        if (status == AgentStatus.ACTIVE && currentVersionId != null) {
+            this.candidateVersionId = version.id();
+            this.rolloutState = RolloutState.ROLLING_OUT;
+            this.rolloutPercent = FIRST_STEP_PERCENT;
+            this.rolloutStepAt = now;
+            this.updatedAt = now;
+            return Approval.ROLLOUT_STARTED;
+        }
         requireStatus(AgentStatus.PENDING, "approved");
+        this.currentVersionId = version.id();
+        clearRollout();
+        list(versionCard, version.smokeStatus(), now);
         this.status = AgentStatus.ACTIVE;
-        touch(now);
+        return Approval.LISTED;
+    }
+
+    /** The share of callers a rollout starts with. */
+    public static final int FIRST_STEP_PERCENT = 10;
+
+    /** The share of callers of the second step. */
+    public static final int SECOND_STEP_PERCENT = 50;
+
+    /** The rollout's next step: 10 % → 50 % of callers. The last step is {@link #completeRollout}. */
+    public void advanceRollout(Instant now) {
+        if (rolloutState != RolloutState.ROLLING_OUT || rolloutPercent != FIRST_STEP_PERCENT) {
+            throw BusinessException.conflict("Only a rollout at " + FIRST_STEP_PERCENT + " % can advance to "
+                    + SECOND_STEP_PERCENT + " %; this one is " + rolloutState.value() + " at " + rolloutPercent + " %");
+        }
+        this.rolloutPercent = SECOND_STEP_PERCENT;
+        this.rolloutStepAt = now;
+    }
+
+    /** The candidate serves every caller and becomes the listed version. */
+    public void completeRollout(AgentVersion candidate, AgentCard candidateCard, Instant now) {
+        if (rolloutState == RolloutState.NONE || !candidate.id().equals(candidateVersionId)) {
+            throw BusinessException.conflict("This version is not rolling out");
+        }
+        this.currentVersionId = candidate.id();
+        clearRollout();
+        list(candidateCard, candidate.smokeStatus(), now);
+    }
+
+    /** The candidate is dropped; the current version serves everyone again. Answers the dropped version's id. */
+    public UUID rollBack(Instant now) {
+        if (rolloutState == RolloutState.NONE) {
+            throw BusinessException.conflict("No version is rolling out");
+        }
+        UUID dropped = candidateVersionId;
+        clearRollout();
+        this.updatedAt = now;
+        return dropped;
+    }
+
+    /** The rollout holds its share of callers and does not advance until resumed. */
+    public void pauseRollout(Instant now) {
+        if (rolloutState != RolloutState.ROLLING_OUT) {
+            throw BusinessException.conflict("Only a rollout in progress can be paused; this one is "
+                    + rolloutState.value());
+        }
+        this.rolloutState = RolloutState.PAUSED;
+    }
+
+    /** A paused rollout goes on; its step starts over, so the full observation time is kept. */
+    public void resumeRollout(Instant now) {
+        if (rolloutState != RolloutState.PAUSED) {
+            throw BusinessException.conflict("Only a paused rollout can be resumed; this one is "
+                    + rolloutState.value());
+        }
+        this.rolloutState = RolloutState.ROLLING_OUT;
+        this.rolloutStepAt = now;
+    }
+
+    private void clearRollout() {
+        this.candidateVersionId = null;
+        this.rolloutState = RolloutState.NONE;
+        this.rolloutPercent = 0;
+        this.rolloutStepAt = null;
+    }
+
+    private void requireOwn(AgentVersion version) {
+        if (!version.agentId().equals(id)) {
+            throw new IllegalArgumentException("Version " + version.id() + " is not one of agent " + id);
+        }
     }
 
     /**
@@ -205,10 +306,19 @@ public class Agent {
         return from;
     }
 
-    public void reject(Instant now) {
+    /**
+     * Review turned a version down. A pending agent is rejected; a listed agent goes on serving its current version.
+     * Answers the status it had.
+     */
+    public AgentStatus versionRejected(Instant now) {
+        AgentStatus before = status;
+        if (status == AgentStatus.ACTIVE) {
+            return before;
+        }
         requireStatus(AgentStatus.PENDING, "rejected");
         this.status = AgentStatus.REJECTED;
         touch(now);
+        return before;
     }
 
     public void takeDown(Instant now) {
@@ -250,12 +360,6 @@ public class Agent {
         this.rankingScore = RankingScore.of(qualityScore, totalCalls, avgRating, updatedAt, now);
     }
 
-    /** A new embedding of the same text, for example after the model changed. */
-    public void reembed(float[] vector, String model) {
-        this.embedding = toBytes(vector);
-        this.embeddingModel = model;
-    }
-
     private void touch(Instant now) {
         this.updatedAt = now;
         refreshRanking(now);
@@ -274,29 +378,6 @@ public class Agent {
 
     public boolean isActive() {
         return status == AgentStatus.ACTIVE;
-    }
-
-    private static byte[] toBytes(float[] vector) {
-        if (vector == null) {
-            return null;
-        }
-        var buffer = ByteBuffer.allocate(vector.length * Float.BYTES);
-        buffer.asFloatBuffer().put(vector);
-        return buffer.array();
-    }
-
-    /** The stored capability embedding, or null when none was computed. */
-    public float[] embedding() {
-        if (embedding == null) {
-            return null;
-        }
-        var floats = new float[embedding.length / Float.BYTES];
-        ByteBuffer.wrap(embedding).asFloatBuffer().get(floats);
-        return floats;
-    }
-
-    public String embeddingModel() {
-        return embeddingModel;
     }
 
     public UUID id() {
@@ -371,12 +452,28 @@ public class Agent {
         return rankingScore;
     }
 
-    public String bundleKey() {
-        return bundleKey;
+    /** The version serving callers and search; null before the first approval. */
+    public UUID currentVersionId() {
+        return currentVersionId;
     }
 
-    public Long bundleSize() {
-        return bundleSize;
+    /** The version rolling out, or null. */
+    public UUID candidateVersionId() {
+        return candidateVersionId;
+    }
+
+    public RolloutState rolloutState() {
+        return rolloutState;
+    }
+
+    /** The share of callers the candidate serves; 0 without a rollout. */
+    public int rolloutPercent() {
+        return rolloutPercent;
+    }
+
+    /** When the rollout's current step began; null without a rollout. */
+    public Instant rolloutStepAt() {
+        return rolloutStepAt;
     }
 
     public SmokeStatus smokeStatus() {

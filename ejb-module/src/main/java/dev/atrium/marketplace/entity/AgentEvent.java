@@ -58,11 +58,17 @@ public class AgentEvent {
 
     public AgentEvent(Agent agent, AgentAction action, AgentStatus fromStatus, long actorId, String reasonCode,
                       String reason, Instant now) {
+        this(agent, agent.version().toString(), action, fromStatus, actorId, reasonCode, reason, now);
+    }
+
+    /** A move about one version of the agent, which need not be the version it shows (a new one, a candidate). */
+    public AgentEvent(Agent agent, String version, AgentAction action, AgentStatus fromStatus, long actorId,
+                      String reasonCode, String reason, Instant now) {
         this.agentId = agent.id();
         this.action = action;
         this.fromStatus = fromStatus;
         this.toStatus = agent.status();
-        this.agentVersion = agent.version().toString();
+        this.agentVersion = version;
         this.actorId = actorId;
         this.reasonCode = reasonCode;
         this.reason = reason;

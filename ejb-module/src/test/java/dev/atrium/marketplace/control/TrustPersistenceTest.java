@@ -32,6 +32,7 @@ import org.postgresql.ds.PGSimpleDataSource;
 import dev.atrium.identity.control.AlertService;
 import dev.atrium.identity.entity.SecurityAlert;
 import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentCard;
 import dev.atrium.marketplace.entity.AgentEvent;
@@ -153,9 +154,15 @@ class TrustPersistenceTest {
                 "tools", List.of(), List.of("things"), "{}", "{}", null, null, List.of("python3", "main.py"), 256, 30,
                 false, 3.0, null, 0);
         run(s -> {
-            Agent agent = Agent.submitted(id, AUTHOR, card, null, SmokeStatus.NOT_RUN, null, null, clock.instant());
-            agent.approve(clock.instant());
+            Agent agent = Agent.submitted(id, AUTHOR, card, SmokeStatus.NOT_RUN, clock.instant());
             s.em().persist(agent);
+            s.em().flush();
+            var version = new AgentVersion(id, AUTHOR, card, null, SmokeStatus.NOT_RUN, null, null, null,
+                    Duration.ofHours(24), clock.instant());
+            s.em().persist(version);
+            s.em().flush();
+            version.approve(AUTHOR, null, clock.instant());
+            agent.approve(version, card, clock.instant());
             s.em().persist(new AgentEvent(agent, AgentAction.APPROVED, AgentStatus.PENDING, REVIEWER, null, null,
                     clock.instant()));
         });

@@ -26,8 +26,25 @@ class AgentRulesTest {
     }
 
     private static Agent agent() {
-        return Agent.submitted(UUID.randomUUID(), 7, card("1.0.0"), null, SmokeStatus.NOT_RUN, new float[] {1, 0},
-                "m", NOW);
+        return Agent.submitted(UUID.randomUUID(), 7, card("1.0.0"), SmokeStatus.NOT_RUN, NOW);
+    }
+
+    private static AgentVersion version(Agent agent, String version) {
+        return new AgentVersion(agent.id(), 7, card(version), null, SmokeStatus.PASSED, null, new float[] {1, 0}, "m",
+                Duration.ofHours(24), NOW);
+    }
+
+    /** Approves a new version of the agent, as review does. */
+    private static Agent.Approval approve(Agent agent, String version) {
+        AgentVersion v = version(agent, version);
+        v.approve(1, null, NOW);
+        return agent.approve(v, card(version), NOW);
+    }
+
+    private static Agent listed() {
+        Agent agent = agent();
+        approve(agent, "1.0.0");
+        return agent;
     }
 
     @Test
@@ -37,23 +54,27 @@ class AgentRulesTest {
         assertThat(agent.status()).isEqualTo(AgentStatus.PENDING);
         assertThat(agent.trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
         assertThat(agent.smokeStatus()).isEqualTo(SmokeStatus.NOT_RUN);
-        assertThat(agent.embedding()).containsExactly(1, 0);
         assertThat(agent.capabilitiesJson()).isEqualTo("[\"summarize\"]");
+        assertThat(agent.currentVersionId()).isNull();
+        assertThat(agent.rolloutState()).isEqualTo(RolloutState.NONE);
     }
 
     @Test
-    void whenApprovedThenActiveAndStillUnverified() {
+    void whenApprovedThenActiveServingThatVersionAndStillUnverified() {
         Agent agent = agent();
-        agent.approve(NOW);
+        AgentVersion first = version(agent, "1.0.0");
+
+        assertThat(agent.approve(first, card("1.0.0"), NOW)).isEqualTo(Agent.Approval.LISTED);
 
         assertThat(agent.status()).isEqualTo(AgentStatus.ACTIVE);
+        assertThat(agent.currentVersionId()).isEqualTo(first.id());
+        assertThat(agent.smokeStatus()).isEqualTo(SmokeStatus.PASSED);
         assertThat(agent.trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
     }
 
     @Test
     void whenCommunityIsEarnedThenOnlyAnUnverifiedAgentMovesAndAgainChangesNothing() {
-        Agent agent = agent();
-        agent.approve(NOW);
+        Agent agent = listed();
 
         assertThat(agent.earnCommunity()).isTrue();
         assertThat(agent.trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
@@ -97,8 +118,7 @@ class AgentRulesTest {
     @Test
     void whenDemotedThenUnverifiedFromAnyLevelAndTheStatusStays() {
         for (TrustLevel from : TrustLevel.values()) {
-            Agent agent = agent();
-            agent.approve(NOW);
+            Agent agent = listed();
             while (agent.trustLevel() != from) {
                 agent.changeTrust(TrustLevel.values()[agent.trustLevel().ordinal() + 1]);
             }
@@ -115,18 +135,27 @@ class AgentRulesTest {
 
         assertThatThrownBy(() -> agent.takeDown(NOW)).isInstanceOf(BusinessException.class)
                 .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.CONFLICT);
-        agent.approve(NOW);
-        assertThatThrownBy(() -> agent.approve(NOW)).isInstanceOf(BusinessException.class);
-        assertThatThrownBy(() -> agent.reject(NOW)).isInstanceOf(BusinessException.class);
+        approve(agent, "1.0.0");
+        agent.takeDown(NOW);
+        assertThatThrownBy(() -> approve(agent, "1.0.1")).isInstanceOf(BusinessException.class);
+        assertThatThrownBy(() -> agent.versionRejected(NOW)).isInstanceOf(BusinessException.class);
     }
 
     @Test
-    void whenTakenDownAndResubmittedThenPendingAgainWithTheNewVersion() {
+    void whenAVersionOfAnotherAgentIsApprovedThenRefused() {
         Agent agent = agent();
-        agent.approve(NOW);
+        AgentVersion foreign = version(agent(), "1.0.0");
+
+        assertThatThrownBy(() -> agent.approve(foreign, card("1.0.0"), NOW))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void whenTakenDownAndResubmittedThenPendingAgainShowingTheNewVersion() {
+        Agent agent = listed();
         agent.takeDown(NOW);
 
-        AgentStatus before = agent.resubmit(card("1.0.1"), null, SmokeStatus.NOT_RUN, new float[] {0, 1}, "m", NOW);
+        AgentStatus before = agent.newVersion(card("1.0.1"), SmokeStatus.NOT_RUN, NOW);
 
         assertThat(before).isEqualTo(AgentStatus.SUSPENDED);
         assertThat(agent.status()).isEqualTo(AgentStatus.PENDING);
@@ -134,12 +163,104 @@ class AgentRulesTest {
     }
 
     @Test
+    void whenAListedAgentGetsANewVersionThenItKeepsServingAndShowingTheCurrentOne() {
+        Agent agent = listed();
+        UUID current = agent.currentVersionId();
+
+        AgentStatus before = agent.newVersion(card("1.1.0"), SmokeStatus.NOT_RUN, NOW);
+
+        assertThat(before).isEqualTo(AgentStatus.ACTIVE);
+        assertThat(agent.status()).isEqualTo(AgentStatus.ACTIVE);
+        assertThat(agent.version()).isEqualTo(new SemanticVersion(1, 0, 0));
+        assertThat(agent.currentVersionId()).isEqualTo(current);
+    }
+
+    @Test
+    void whenAListedAgentsNewVersionIsRejectedThenTheAgentStaysListed() {
+        Agent agent = listed();
+
+        assertThat(agent.versionRejected(NOW)).isEqualTo(AgentStatus.ACTIVE);
+        assertThat(agent.status()).isEqualTo(AgentStatus.ACTIVE);
+    }
+
+    @Test
+    void whenAListedAgentsNewVersionIsApprovedThenItRollsOutToTenPercentThenFiftyThenAll() {
+        Agent agent = listed();
+        UUID first = agent.currentVersionId();
+        AgentVersion second = version(agent, "1.1.0");
+        second.approve(1, null, NOW);
+
+        assertThat(agent.approve(second, card("1.1.0"), NOW)).isEqualTo(Agent.Approval.ROLLOUT_STARTED);
+        assertThat(agent.rolloutState()).isEqualTo(RolloutState.ROLLING_OUT);
+        assertThat(agent.rolloutPercent()).isEqualTo(10);
+        assertThat(agent.candidateVersionId()).isEqualTo(second.id());
+        assertThat(agent.currentVersionId()).isEqualTo(first);
+        assertThat(agent.version()).isEqualTo(new SemanticVersion(1, 0, 0));
+
+        Instant later = NOW.plus(Duration.ofHours(24));
+        agent.advanceRollout(later);
+        assertThat(agent.rolloutPercent()).isEqualTo(50);
+        assertThat(agent.rolloutStepAt()).isEqualTo(later);
+        assertThatThrownBy(() -> agent.advanceRollout(later)).isInstanceOf(BusinessException.class);
+
+        agent.completeRollout(second, card("1.1.0"), later.plus(Duration.ofHours(24)));
+        assertThat(agent.currentVersionId()).isEqualTo(second.id());
+        assertThat(agent.candidateVersionId()).isNull();
+        assertThat(agent.rolloutState()).isEqualTo(RolloutState.NONE);
+        assertThat(agent.rolloutPercent()).isZero();
+        assertThat(agent.version()).isEqualTo(new SemanticVersion(1, 1, 0));
+    }
+
+    @Test
+    void whenARolloutIsRolledBackThenTheCurrentVersionServesEveryoneAgain() {
+        Agent agent = listed();
+        UUID first = agent.currentVersionId();
+        approve(agent, "2.0.0");
+        UUID candidate = agent.candidateVersionId();
+
+        assertThat(agent.rollBack(NOW)).isEqualTo(candidate);
+        assertThat(agent.currentVersionId()).isEqualTo(first);
+        assertThat(agent.rolloutState()).isEqualTo(RolloutState.NONE);
+        assertThatThrownBy(() -> agent.rollBack(NOW)).isInstanceOf(BusinessException.class);
+    }
+
+    @Test
+    void whenARolloutIsPausedThenItNeitherAdvancesNorPausesAgainUntilResumedWithAFreshStep() {
+        Agent agent = listed();
+        approve(agent, "1.1.0");
+        agent.pauseRollout(NOW);
+
+        assertThat(agent.rolloutState()).isEqualTo(RolloutState.PAUSED);
+        assertThatThrownBy(() -> agent.advanceRollout(NOW)).isInstanceOf(BusinessException.class);
+        assertThatThrownBy(() -> agent.pauseRollout(NOW)).isInstanceOf(BusinessException.class);
+        Instant later = NOW.plus(Duration.ofHours(5));
+        agent.resumeRollout(later);
+        assertThat(agent.rolloutState()).isEqualTo(RolloutState.ROLLING_OUT);
+        assertThat(agent.rolloutStepAt()).isEqualTo(later);
+        assertThatThrownBy(() -> agent.resumeRollout(later)).isInstanceOf(BusinessException.class);
+    }
+
+    @Test
+    void whenANewerVersionIsApprovedDuringARolloutThenItReplacesTheCandidateFromTheFirstStep() {
+        Agent agent = listed();
+        approve(agent, "1.1.0");
+        agent.advanceRollout(NOW);
+        AgentVersion third = version(agent, "1.2.0");
+        third.approve(1, null, NOW);
+
+        agent.approve(third, card("1.2.0"), NOW);
+
+        assertThat(agent.candidateVersionId()).isEqualTo(third.id());
+        assertThat(agent.rolloutPercent()).isEqualTo(10);
+    }
+
+    @Test
     void whenResubmittedWithoutAHigherVersionThenConflict() {
         Agent agent = agent();
 
-        assertThatThrownBy(() -> agent.resubmit(card("1.0.0"), null, SmokeStatus.NOT_RUN, null, "m", NOW))
+        assertThatThrownBy(() -> agent.newVersion(card("1.0.0"), SmokeStatus.NOT_RUN, NOW))
                 .hasMessageContaining("must be higher");
-        assertThatThrownBy(() -> agent.resubmit(card("0.9.9"), null, SmokeStatus.NOT_RUN, null, "m", NOW))
+        assertThatThrownBy(() -> agent.newVersion(card("0.9.9"), SmokeStatus.NOT_RUN, NOW))
                 .isInstanceOf(BusinessException.class);
     }
 

@@ -9,6 +9,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -26,6 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.marketplace.control.InvokeGateway;
+import dev.atrium.marketplace.control.VersionRouting;
 import dev.atrium.platform.http.JsonInput;
 
 /**
@@ -84,12 +86,17 @@ public class InvokeResource {
     @APIResponse(responseCode = "503", description = "No sandbox slot freed in time (Retry-After), the sandbox "
             + "cannot enforce limits for this agent here, or the agent ships as a container image only")
     public Response invoke(@PathParam("agent_id") @Parameter(description = "The agent's id or name") String agentId,
+                           @QueryParam("version") @Parameter(description = "Pins a major version (1 or v1): only "
+                                   + "approved versions of that major serve this call, and a rollout of another major "
+                                   + "never reaches it; without it the call follows the agent's rollout") String version,
                            InputStream body) {
         Caller caller = Callers.required(request);
+        Integer pinnedMajor = VersionRouting.pinnedMajor(version);
         var input = JsonInput.read(body);
         String rateKey = "api_key".equals(caller.credentialKind()) ? "key:" + caller.tokenId()
                 : "user:" + caller.userId();
-        var invocation = gateway.invoke(new InvokeGateway.Invoker(caller.userId(), rateKey), agentId, input);
+        var invocation = gateway.invoke(new InvokeGateway.Invoker(caller.userId(), rateKey), agentId, pinnedMajor,
+                input);
         Response.ResponseBuilder answer;
         if (invocation.inputError() != null) {
             answer = Response.status(422).entity(InputRejected.of(invocation.inputError()));

@@ -8,7 +8,7 @@ import java.util.UUID;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.entity.Submission;
+import dev.atrium.marketplace.entity.AgentVersion;
 
 /** One accepted submission, as reviewers see it. */
 @Schema(description = "An accepted submission, as reviewers see it")
@@ -30,7 +30,7 @@ public record SubmissionView(
         Instant createdAt,
         Map<String, String> _links) {
 
-    static SubmissionView from(Submission s) {
+    static SubmissionView from(AgentVersion s) {
         var links = new LinkedHashMap<String, String>();
         links.put("agent", AgentView.BASE + s.agentId());
         links.put("approve", "/v1/admin/agents/" + s.agentId() + "/approve");

@@ -1,5 +1,6 @@
 package dev.atrium.marketplace.entity;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -14,12 +15,14 @@ import jakarta.persistence.Table;
 import dev.atrium.platform.error.BusinessException;
 
 /**
- * One accepted submission of one version: the card and bundle as submitted, the smoke-test outcome and the review
- * decision. Rejected-at-validation submissions are answered, not stored.
+ * One version of an agent, as its author submitted it: the card and bundle, the capability embedding, the pre-listing
+ * checks and the review decision ({@link SubmissionStatus}: pending review, approved, rejected, or superseded by a
+ * newer submission before its review). Which approved version serves whom is the agent's business. Submissions
+ * rejected at validation are answered, not stored.
  */
 @Entity
-@Table(name = "agent_submissions")
-public class Submission {
+@Table(name = "agent_versions")
+public class AgentVersion {
 
     @Id
     private UUID id;
@@ -74,11 +77,21 @@ public class Submission {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
-    protected Submission() {
+    @Column(name = "embedding")
+    private byte[] embedding;
+
+    @Column(name = "embedding_model", length = 60)
+    private String embeddingModel;
+
+    @Column(name = "rolled_back_at")
+    private Instant rolledBackAt;
+
+    protected AgentVersion() {
     }
 
-    public Submission(UUID agentId, long authorId, AgentCard card, StoredBundle bundle, SmokeStatus smoke,
-                      String smokeDetail, Duration reviewWithin, Instant now) {
+    public AgentVersion(UUID agentId, long authorId, AgentCard card, StoredBundle bundle, SmokeStatus smoke,
+                        String smokeDetail, float[] embedding, String embeddingModel, Duration reviewWithin,
+                        Instant now) {
         this.id = UUID.randomUUID();
         this.agentId = agentId;
         this.authorId = authorId;
@@ -93,6 +106,26 @@ public class Submission {
         this.status = SubmissionStatus.PENDING_REVIEW;
         this.reviewDueAt = now.plus(reviewWithin);
         this.createdAt = now;
+        embed(embedding, embeddingModel);
+    }
+
+    /** The capability embedding of this version's card, by the named model. */
+    public void embed(float[] vector, String model) {
+        if (vector == null) {
+            this.embedding = null;
+        } else {
+            var buffer = ByteBuffer.allocate(vector.length * Float.BYTES);
+            buffer.asFloatBuffer().put(vector);
+            this.embedding = buffer.array();
+        }
+        this.embeddingModel = model;
+    }
+
+    /** A rollout dropped this version for its quality. */
+    public void rolledBack(Instant now) {
+        if (rolledBackAt == null) {
+            rolledBackAt = now;
+        }
     }
 
     /** The pre-listing checks' report, as the submission answer showed it. */
@@ -193,5 +226,32 @@ public class Submission {
 
     public Instant createdAt() {
         return createdAt;
+    }
+
+    public SemanticVersion semanticVersion() {
+        return SemanticVersion.parse(semanticVersion);
+    }
+
+    public boolean isApproved() {
+        return status == SubmissionStatus.APPROVED;
+    }
+
+    /** When a rollout dropped it for its quality, or null. */
+    public Instant rolledBackAt() {
+        return rolledBackAt;
+    }
+
+    /** The stored capability embedding, or null when none was computed. */
+    public float[] embedding() {
+        if (embedding == null) {
+            return null;
+        }
+        var floats = new float[embedding.length / Float.BYTES];
+        ByteBuffer.wrap(embedding).asFloatBuffer().get(floats);
+        return floats;
+    }
+
+    public String embeddingModel() {
+        return embeddingModel;
     }
 }
