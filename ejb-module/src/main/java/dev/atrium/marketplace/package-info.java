@@ -1,9 +1,12 @@
 /**
- * The agent marketplace of spec 03, part I: the registry, the submission pipeline, review and takedown, semantic
- * search and recommendation, and the agent-to-agent (A2A) and tool (MCP) views of a card.
+ * The agent marketplace of spec 03: the registry, the submission pipeline, review and takedown, versions and their
+ * gradual rollout, the invoke gateway and its sandbox runs, trust, semantic search and recommendation, and the
+ * agent-to-agent (A2A) and tool (MCP) views of a card.
  *
- * <p>Owns: the {@code agents} record (status {@code pending}, {@code active}, {@code suspended}, {@code rejected}),
- * {@code agent_submissions} (each accepted version with its card, bundle key and smoke-test outcome) and
+ * <p>Owns: the {@code agents} record (status {@code pending}, {@code active}, {@code suspended}, {@code rejected};
+ * the listing fields of the version it shows, which version serves and which rolls out), {@code agent_versions}
+ * (each accepted version with its card, bundle key, embedding, checks and review state), run and usage records,
+ * incidents and reports, and
  * {@code agent_events} (every status move with who, when and why); the agent-card JSON Schema
  * ({@code marketplace/agent-card.schema.json}); agent bundles in the object store under {@code marketplace/agents/};
  * the in-process embedding model (all-MiniLM-L6-v2 on ONNX Runtime) and each instance's in-memory Lucene index of
@@ -11,10 +14,12 @@
  *
  * <p>Public operations: {@code SubmissionService.submit}, {@code ReviewService} (submissions, approve, reject,
  * take down), {@code AgentService} (get, list, mine, history), {@code SearchService} (search, recommend),
- * {@code CardValidation} (the card schema).
+ * {@code CardValidation} (the card schema), {@code InvokeGateway.invoke} (routed to a version by
+ * {@code VersionRouting}), {@code RunService}, {@code TrustService}, {@code ReportService}, {@code RescanService},
+ * {@code QualityMeasure}.
  *
- * <p>Leaves out: running agents (the sandbox, invocation, smoke-test execution), metering, billing, reviews by users
- * and trust promotion, which come with the marketplace's later parts. Authors are users by id, named through the
+ * <p>Leaves out: the sandbox itself (the {@code sandbox} module), and billing (balances, the ledger, payouts: the
+ * {@code billing} context, which reads the usage records through their events). Authors are users by id, named through the
  * identity context's {@code UserService}; the free-tier limit reads the tier from the AI context's
  * {@code TenantService}.
  */

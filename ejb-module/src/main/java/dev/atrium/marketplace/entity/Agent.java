@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
-import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -84,11 +83,13 @@ public class Agent {
     private double rankingScore;
 
     @Column(name = "current_version_id")
-    @Convert(converter = NullableUuidConverter.class)
+    @org.eclipse.persistence.annotations.Converter(name = NullableUuidConverter.NAME,
+            converterClass = NullableUuidConverter.class)
+    @org.eclipse.persistence.annotations.Convert(NullableUuidConverter.NAME)
     private UUID currentVersionId;
 
     @Column(name = "candidate_version_id")
-    @Convert(converter = NullableUuidConverter.class)
+    @org.eclipse.persistence.annotations.Convert(NullableUuidConverter.NAME)
     private UUID candidateVersionId;
 
     @Enumerated(EnumType.STRING)
