@@ -49,6 +49,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     public static final String LIMITED_ROUTE = "/api/v1/tags";
     public static final int LIMITED_ROUTE_LIMIT = 5;
     /** Where SSO may send browsers in the tests. */
+    /** The rollouts' minimum of calls per version before they are judged, on the test server. */
+    public static final int ROLLOUT_MIN_CALLS = 5;
     public static final String SSO_REDIRECT = "https://portal.atrium.test/after-login";
     public static final String SSO_SERVICE = "https://service.atrium.test/app";
     /** Task time limits the tasks tests can reach (120 s and 180 s by default). */
@@ -224,6 +226,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_SANDBOX_SLOTS", Integer.toString(SANDBOX_SLOTS));
             env.put("ATRIUM_SANDBOX_WAIT_SECONDS", "2");
             env.put("ATRIUM_SANDBOX_ENV_ATRIUM_TEST_GREETING", SANDBOX_GREETING);
+            // rollouts are judged on a few real invocations (RolloutIT), not the production 50 per version
+            env.put("ATRIUM_MARKETPLACE_ROLLOUT_MIN_CALLS", Integer.toString(ROLLOUT_MIN_CALLS));
             // a copy of the bundled advisory file, so that a test can publish an advisory (SubmissionChecksIT)
             advisories = work.resolve(mode + "-advisories-" + stamp + ".osv.json");
             try (var bundled = AtriumServer.class.getClassLoader()

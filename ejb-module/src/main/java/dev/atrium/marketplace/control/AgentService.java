@@ -7,7 +7,6 @@ import java.util.UUID;
 
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
@@ -16,6 +15,8 @@ import dev.atrium.identity.control.UserSummary;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentEvent;
 import dev.atrium.marketplace.entity.AgentStatus;
+import dev.atrium.marketplace.entity.AgentVersion;
+import dev.atrium.marketplace.entity.SubmissionStatus;
 import dev.atrium.marketplace.entity.TrustLevel;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.query.Catalog;
@@ -44,6 +45,11 @@ public class AgentService {
             .sortable("updated_at", "updatedAt", Instant.class, true)
             .sortable("name", "name", String.class, true)
             .search("name", "displayName", "description");
+
+    static final Catalog<AgentVersion> VERSIONS = Catalog.of(AgentVersion.class)
+            .id("id", UUID.class)
+            .createdAt("createdAt")
+            .filterable("status", "status", SubmissionStatus.class);
 
     static final Catalog<AgentEvent> EVENTS = Catalog.of(AgentEvent.class)
             .id("id", Long.class)
@@ -91,6 +97,18 @@ public class AgentService {
         }
         return new EntityQuery<>(em, EVENTS).list(query,
                 (cb, q, root) -> cb.equal(root.get("agentId"), id));
+    }
+
+    /**
+     * The agent's versions, newest first by default: its approved ones for everyone who may see the agent, every
+     * version (pending, rejected, superseded too) for its author and reviewers.
+     */
+    public Listing<AgentVersion> versions(UUID id, Requester requester, ListQuery query) {
+        Agent agent = get(id, requester);
+        boolean all = agent.isAuthor(requester.userId()) || requester.reviewer();
+        return new EntityQuery<>(em, VERSIONS).list(query, (cb, q, root) -> all
+                ? cb.equal(root.get("agentId"), id)
+                : cb.and(cb.equal(root.get("agentId"), id), cb.equal(root.get("status"), SubmissionStatus.APPROVED)));
     }
 
     /** The authors of these agents by id, for their names. */

@@ -13,7 +13,8 @@ public record AgentEventView(
         long id,
         UUID agentId,
         @Schema(enumeration = {"submitted", "resubmitted", "approved", "rejected", "taken_down", "trust_changed",
-                "incident", "rescanned"}) String action,
+                "incident", "rescanned", "rollout_started", "rollout_advanced", "rollout_completed", "rollout_paused",
+                "rollout_resumed", "rolled_back"}) String action,
         @Schema(nullable = true) String fromStatus,
         String toStatus,
         String version,
@@ -21,7 +22,7 @@ public record AgentEventView(
         @Schema(nullable = true, description = "For a takedown, the spec's reason (security_reports when users' "
                 + "reports took it down); for a trust change, <from>_to_<to>; for an incident, its code; for a "
                 + "submission or a re-scan, the worst pre-listing finding (no_findings, findings_low, "
-                + "findings_medium, findings_high)")
+                + "findings_medium, findings_high); for a rollback, quality_drop or by_administrator")
         String reasonCode,
         @Schema(nullable = true) String reason,
         Instant createdAt) {

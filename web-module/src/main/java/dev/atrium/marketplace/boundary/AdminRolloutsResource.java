@@ -1,0 +1,36 @@
+package dev.atrium.marketplace.boundary;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.marketplace.control.RolloutService;
+
+/** Runs the rollouts' evaluation now, as the minute timer does (permission {@code agent:review}). */
+@Path("v1/admin/rollouts/evaluate")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "marketplace")
+@RequiresPermission(Requesters.REVIEW)
+public class AdminRolloutsResource {
+
+    /** How many rollouts moved. */
+    public record Evaluated(int moved) {
+    }
+
+    @Inject
+    RolloutService rollouts;
+
+    @POST
+    @Operation(summary = "Evaluates every rollout in progress now: advances, rolls back or holds each")
+    public Evaluated evaluate() {
+        return new Evaluated(rollouts.evaluateAll());
+    }
+}
