@@ -41,6 +41,11 @@ class RolloutIT {
         staff = MarketplaceFixtures.staff();
     }
 
+    /** The account signed in anew: the clock moves past its tokens' lifetime. */
+    private static Accounts.Account fresh(Accounts.Account account) {
+        return Accounts.login(Api.anonymous(), account.email(), account.username());
+    }
+
     /** A new caller whose bucket for the agent lies in [from, to). */
     private static Accounts.Account caller(String agentId, int from, int to) throws Exception {
         for (int attempt = 0; attempt < 300; attempt++) {
@@ -55,21 +60,22 @@ class RolloutIT {
 
     /** {@code times} invocations; answers the versions that served them. */
     private static List<String> feed(Accounts.Account caller, String agentId, int times) {
+        var signedIn = fresh(caller);
         return java.util.stream.IntStream.range(0, times).mapToObj(i -> {
-            var reply = caller.api().post("/v1/agents/" + agentId + "/invoke", Map.of("text", "hi"));
+            var reply = signedIn.api().post("/v1/agents/" + agentId + "/invoke", Map.of("text", "hi"));
             assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
             return reply.header("Atrium-Agent-Version");
         }).distinct().toList();
     }
 
     private static JsonNode rollout(Accounts.Account who, String agentId) {
-        var reply = who.api().get("/v1/agents/" + agentId + "/rollout");
+        var reply = fresh(who).api().get("/v1/agents/" + agentId + "/rollout");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         return reply.json();
     }
 
     private static int evaluate() {
-        var reply = staff.api().post("/v1/admin/rollouts/evaluate");
+        var reply = fresh(staff).api().post("/v1/admin/rollouts/evaluate");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         return reply.json().get("moved").asInt();
     }
@@ -83,7 +89,7 @@ class RolloutIT {
     }
 
     private static List<String> moves(InvokeFixtures.Listed agent) {
-        var history = agent.author().api().get("/v1/agents/" + agent.id() + "/history?sort=created_at&limit=100");
+        var history = fresh(agent.author()).api().get("/v1/agents/" + agent.id() + "/history?sort=created_at&limit=100");
         assertThat(history.status()).as(history.toString()).isEqualTo(200);
         var moves = new java.util.ArrayList<String>();
         history.json().get("items").forEach(n -> {
@@ -155,7 +161,7 @@ class RolloutIT {
         assertThat(back.get("reason_code").asText()).isEqualTo("quality_drop");
         assertThat(back.get("reason").asText()).contains("Success rate 0.0 %", "100.0 %");
         assertThat(feed(early, id, 1)).as("the current version serves everyone again").containsExactly("1.0.0");
-        var pinned = early.api().post("/v1/agents/" + id + "/invoke?version=1", Map.of("text", "hi"));
+        var pinned = fresh(early).api().post("/v1/agents/" + id + "/invoke?version=1", Map.of("text", "hi"));
         assertThat(pinned.header("Atrium-Agent-Version")).as("a dropped version is not served to a pinned major")
                 .isEqualTo("1.0.0");
         assertThat(InvokeFixtures.rows("SELECT rolled_back_at FROM agent_versions WHERE agent_id = ? AND version = ?",
@@ -185,6 +191,7 @@ class RolloutIT {
             assertThat(paused.get("percent").asInt()).isEqualTo(10);
             assertThat(paused.get("next_step_due_at").isNull()).isTrue();
         }
+        admin = fresh(staff).api();
         assertThat(admin.post(base + "resume", Map.of("note", "Tickets answered")).status()).isEqualTo(200);
         assertThat(admin.post(base + "promote", Map.of("note", "Urgent fix")).status()).isEqualTo(200);
         assertThat(rollout(agent.author(), id).get("percent").asInt()).isEqualTo(50);
@@ -199,10 +206,10 @@ class RolloutIT {
         assertThat(everyone.json().get("items")).extracting(n -> n.get("version").asText())
                 .containsExactlyInAnyOrder("1.0.0", "2.0.0");
         card.put("version", "2.1.0");
-        assertThat(MarketplaceFixtures.submit(agent.author().api(), card, InvokeFixtures.PYTHON_ECHO).status())
+        assertThat(MarketplaceFixtures.submit(fresh(agent.author()).api(), card, InvokeFixtures.PYTHON_ECHO).status())
                 .isEqualTo(202);
         assertThat(Api.anonymous().get("/v1/agents/" + id + "/versions").json().get("items")).hasSize(2);
-        var mine = agent.author().api().get("/v1/agents/" + id + "/versions?status=pending_review");
+        var mine = fresh(agent.author()).api().get("/v1/agents/" + id + "/versions?status=pending_review");
         assertThat(mine.json().get("items")).extracting(n -> n.get("version").asText()).containsExactly("2.1.0");
         assertThat(mine.json().at("/items/0/review_state").asText()).isEqualTo("pending_review");
     }
