@@ -2,6 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
+import jakarta.annotation.security.PermitAll;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -38,6 +39,7 @@ public class AgentVersionsResource {
     UriInfo uri;
 
     @GET
+    @PermitAll
     @Operation(summary = "The agent's versions, newest first: approved ones for everyone who may see the agent, "
             + "all of them for its author and reviewers")
     @ListOf(AgentVersionView.class)
