@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 
+import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -23,6 +24,7 @@ import com.networknt.schema.SpecificationVersion;
 
 import dev.atrium.marketplace.entity.AgentCard;
 import dev.atrium.marketplace.entity.SemanticVersion;
+import dev.atrium.marketplace.entity.VersionRange;
 import dev.atrium.platform.http.JsonInput;
 
 /**
@@ -83,6 +85,7 @@ public final class CardValidator {
             checkTestCases(problems, card);
         }
         checkRuntime(problems, card, withBundle);
+        checkDependencies(problems, card);
         if (!problems.isEmpty()) {
             var sorted = new ArrayList<>(problems);
             sorted.sort(Comparator.comparing(SubmissionProblem::pointer));
@@ -147,6 +150,61 @@ public final class CardValidator {
             problems.add(SubmissionProblem.card("/runtime/docker_image",
                     "required when no bundle is submitted: the image the sandbox runs"));
         }
+        if (runtime.get("docker_image") instanceof JsonString image && card.get("version") instanceof JsonString v) {
+            String problem = imageTagProblem(image.getString(), v.getString());
+            if (problem != null) {
+                problems.add(SubmissionProblem.card("/runtime/docker_image", problem));
+            }
+        }
+    }
+
+    /**
+     * Each agent dependency's range must parse, and an agent may not depend on itself. Whether the dependencies
+     * exist and fit is the submission's question ({@code DependencyResolver}): it needs the registry.
+     */
+    private static void checkDependencies(java.util.Set<SubmissionProblem> problems, JsonObject card) {
+        if (!(card.get("dependencies") instanceof JsonObject dependencies)
+                || !(dependencies.get("agents") instanceof JsonArray agents)) {
+            return;
+        }
+        for (int i = 0; i < agents.size(); i++) {
+            if (!(agents.get(i) instanceof JsonObject dependency)) {
+                continue;
+            }
+            if (dependency.get("version") instanceof JsonString range) {
+                try {
+                    VersionRange.parse(range.getString());
+                } catch (IllegalArgumentException e) {
+                    problems.add(SubmissionProblem.card("/dependencies/agents/" + i + "/version", e.getMessage()));
+                }
+            }
+            if (dependency.get("name") instanceof JsonString name && card.get("name") instanceof JsonString own
+                    && name.getString().equals(own.getString())) {
+                problems.add(SubmissionProblem.card("/dependencies/agents/" + i + "/name",
+                        "an agent cannot depend on itself"));
+            }
+        }
+    }
+
+    /**
+     * The image of a version carries that version as its tag ({@code registry/name:1.2.3}, optionally pinned by a
+     * digest after it, {@code registry/name:1.2.3@sha256:…}); an untagged or digest-only image is refused, since the
+     * version could not be read from it. Answers a problem, or null.
+     */
+    static String imageTagProblem(String image, String version) {
+        String name = image;
+        int at = name.indexOf('@');
+        if (at >= 0) {
+            name = name.substring(0, at);
+        }
+        int slash = name.lastIndexOf('/');
+        int colon = name.lastIndexOf(':');
+        if (colon <= slash) {
+            return "the image must carry the agent's version as its tag: …:" + version;
+        }
+        String tag = name.substring(colon + 1);
+        return tag.equals(version) ? null : "the image's tag '" + (tag.length() > 40 ? tag.substring(0, 40) + "…" : tag)
+                + "' must be the agent's version " + version;
     }
 
     private static void report(java.util.Set<SubmissionProblem> problems, String prefix, List<Error> errors) {

@@ -76,6 +76,9 @@ public class SubmissionService {
     SafetyChecks checks;
 
     @Inject
+    DependencyResolver dependencies;
+
+    @Inject
     Clock clock;
 
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
@@ -112,6 +115,10 @@ public class SubmissionService {
                 throw BusinessException.conflict("version: " + card.version() + " must be higher than "
                         + newest + ", the agent's newest version");
             }
+        }
+        var unresolved = dependencies.problems(card.name(), card.json());
+        if (!unresolved.isEmpty()) {
+            return SubmissionOutcome.rejected(unresolved);
         }
         // the pre-listing checks run the agent, so only once the card, the name, the version and the tier are settled
         SafetyReport report = checks.check(card.json(), bundle, inspection == null ? null : inspection.format());

@@ -94,7 +94,7 @@ class CardValidatorTest {
 
     @Test
     void whenABundleComesWithoutEntrypointThenTheEntrypointIsRequired() {
-        String card = Cards.with(b -> b.add("runtime", Json.createObjectBuilder().add("docker_image", "x:1")));
+        String card = Cards.with(b -> b.add("runtime", Json.createObjectBuilder().add("docker_image", "x:1.2.3")));
 
         assertThat(pointers(VALIDATOR.validate(card, true))).containsExactly("/runtime/entrypoint");
         assertThat(VALIDATOR.validate(card, false).valid()).isTrue();
@@ -131,5 +131,37 @@ class CardValidatorTest {
     @Test
     void whenTheSchemaIsServedThenItIsDraft2020Twelve() {
         assertThat(CardValidator.schemaText()).contains("https://json-schema.org/draft/2020-12/schema");
+    }
+
+    @Test
+    void whenADependencyRangeUsesCaretTildeOrAConjunctionThenValid() {
+        for (String range : new String[] {"^1.2.0", "~1.2.0", ">=1.0.0 <2.0.0", "*", "1.2.3"}) {
+            String card = Cards.with(b -> b.add("dependencies", Json.createObjectBuilder().add("agents",
+                    Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "ocr-agent")
+                            .add("version", range)))));
+            assertThat(VALIDATOR.validate(card, true).valid()).as(range).isTrue();
+        }
+    }
+
+    @Test
+    void whenAnAgentDependsOnItselfThenTheDependencyIsNamed() {
+        String card = Cards.with(b -> b.add("dependencies", Json.createObjectBuilder().add("agents",
+                Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "pdf-summarizer")
+                        .add("version", "*")))));
+
+        assertThat(pointers(VALIDATOR.validate(card, true))).containsExactly("/dependencies/agents/0/name");
+    }
+
+    @Test
+    void whenTheImageTagIsNotTheVersionThenTheImageIsNamed() {
+        for (String image : new String[] {"x:1", "x", "registry:5000/x", "r/x@sha256:abc", "r/x:1.2.4", "r/x:latest",
+                "r/x:v1.2.3"}) {
+            String card = Cards.with(b -> b.add("runtime", Json.createObjectBuilder().add("docker_image", image)));
+            assertThat(pointers(VALIDATOR.validate(card, false))).as(image).containsExactly("/runtime/docker_image");
+        }
+        for (String image : new String[] {"x:1.2.3", "registry:5000/team/x:1.2.3", "r/x:1.2.3@sha256:abc"}) {
+            String card = Cards.with(b -> b.add("runtime", Json.createObjectBuilder().add("docker_image", image)));
+            assertThat(VALIDATOR.validate(card, false).valid()).as(image).isTrue();
+        }
     }
 }
