@@ -2,6 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
+import jakarta.annotation.security.PermitAll;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -63,6 +64,7 @@ public class AgentReviewsResource {
     }
 
     @GET
+    @PermitAll
     @Operation(summary = "The agent's reviews, newest first; filters rating, verified_purchase; sort rating, "
             + "updated_at, created_at")
     @ListOf(AgentReviewView.class)
