@@ -58,7 +58,7 @@ public class AgentReviewsResource {
     @APIResponse(responseCode = "403", description = "Fewer than 3 successful uses (code 40301), or your own agent")
     @APIResponse(responseCode = "404", description = "No listed agent with this id")
     public Response review(@PathParam("id") UUID id, @Valid @NotNull AgentReviewRequest body) {
-        var written = ratings.review(id, Callers.required(request).userId(), body.rating(), body.comment());
+        var written = ratings.review(id, Callers.required(request).userId(), body.rating().intValueExact(), body.comment());
         return Response.status(written.replaced() ? Response.Status.OK : Response.Status.CREATED)
                 .entity(AgentReviewView.from(written.review())).build();
     }
