@@ -55,7 +55,8 @@ public class TrustService {
      */
     public void reconsider(UUID agentId) {
         // a scalar read sees the database as this transaction left it (a counter raised by an UPDATE included)
-        Object[] figures = em.createQuery("SELECT a.trustLevel, a.totalCalls, a.avgRating FROM Agent a "
+        Object[] figures = em.createQuery("SELECT a.trustLevel, a.totalCalls, a.avgRatingExact, a.reviewCount "
+                        + "FROM Agent a "
                         + "WHERE a.id = :id", Object[].class)
                 .setParameter("id", agentId).getResultStream().findFirst().orElse(null);
         if (figures == null || figures[0] != TrustLevel.UNVERIFIED
@@ -63,9 +64,8 @@ public class TrustService {
             return;
         }
         long calls = ((Number) figures[1]).longValue();
-        int rating = ((Number) figures[2]).intValue();
-        // reviews come with a later issue: until then an average of 0 means "no reviews yet"
-        long reviews = rating > 0 ? 1 : 0;
+        double rating = ((Number) figures[2]).doubleValue();
+        long reviews = ((Number) figures[3]).longValue();
         if (!PromotionRule.earned(calls, reviews, rating, incidents(agentId))) {
             return;
         }

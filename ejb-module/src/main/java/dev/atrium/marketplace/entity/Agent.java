@@ -102,6 +102,12 @@ public class Agent {
     @Column(name = "rollout_step_at")
     private Instant rolloutStepAt;
 
+    @Column(name = "avg_rating_exact", nullable = false)
+    private double avgRatingExact;
+
+    @Column(name = "review_count", nullable = false)
+    private int reviewCount;
+
     @Enumerated(EnumType.STRING)
     @Column(name = "smoke_status", nullable = false, length = 20)
     private SmokeStatus smokeStatus;
@@ -358,7 +364,7 @@ public class Agent {
 
     /** Recomputes the ranking score, whose freshness part decays with time. */
     public void refreshRanking(Instant now) {
-        this.rankingScore = RankingScore.of(qualityScore, totalCalls, avgRating, updatedAt, now);
+        this.rankingScore = RankingScore.of(qualityScore, totalCalls, avgRatingExact, updatedAt, now);
     }
 
     private void touch(Instant now) {
@@ -371,6 +377,20 @@ public class Agent {
             throw BusinessException.conflict("Only a " + expected.value() + " agent can be " + move
                     + "; this one is " + status.value());
         }
+    }
+
+    /**
+     * The reviews' figures after a review was written: the exact mean, and the spec's integer {@code avg_rating}
+     * (the mean rounded half up; 0 without reviews). Ranking uses the exact mean.
+     */
+    public void rated(double mean, int reviews, Instant now) {
+        if (reviews < 0 || reviews > 0 && (mean < 1 || mean > 5) || reviews == 0 && mean != 0) {
+            throw new IllegalArgumentException("Impossible ratings: " + reviews + " averaging " + mean);
+        }
+        this.reviewCount = reviews;
+        this.avgRatingExact = mean;
+        this.avgRating = reviews == 0 ? 0 : (int) Math.floor(mean + 0.5);
+        refreshRanking(now);
     }
 
     public boolean isAuthor(Long userId) {
@@ -431,6 +451,15 @@ public class Agent {
 
     public int avgRating() {
         return avgRating;
+    }
+
+    /** The exact mean of the reviews' ratings; 0 without reviews. */
+    public double avgRatingExact() {
+        return avgRatingExact;
+    }
+
+    public int reviewCount() {
+        return reviewCount;
     }
 
     public String dockerImage() {

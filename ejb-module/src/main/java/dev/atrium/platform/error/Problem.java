@@ -13,6 +13,8 @@ public enum Problem {
     FREE_TIER_USED_UP(402, 40200),
     FORBIDDEN(403, 40300),
     ACCOUNT_DEACTIVATED(403, 10005),
+    /** A review of an agent the caller used fewer than 3 times (spec 03's review eligibility). */
+    REVIEW_NOT_ELIGIBLE(403, 40301),
     NOT_FOUND(404, 40400),
     USER_NOT_FOUND(404, 10003),
     METHOD_NOT_ALLOWED(405, 40500),

@@ -169,10 +169,12 @@ class TrustPersistenceTest {
         return id;
     }
 
-    private void figures(UUID id, long calls, int rating) {
-        run(s -> s.em().createQuery("UPDATE Agent a SET a.totalCalls = :calls, a.avgRating = :rating "
-                        + "WHERE a.id = :id")
-                .setParameter("calls", calls).setParameter("rating", rating).setParameter("id", id).executeUpdate());
+    /** Calls and reviews as a gateway and reviewers leave them: {@code rating} 0 means no reviews. */
+    private void figures(UUID id, long calls, double rating) {
+        run(s -> s.em().createQuery("UPDATE Agent a SET a.totalCalls = :calls, a.avgRatingExact = :rating, "
+                        + "a.reviewCount = :reviews WHERE a.id = :id")
+                .setParameter("calls", calls).setParameter("rating", rating)
+                .setParameter("reviews", rating > 0 ? 2 : 0).setParameter("id", id).executeUpdate());
     }
 
     private Agent agent(UUID id) {
@@ -210,7 +212,7 @@ class TrustPersistenceTest {
     @Test
     void whenTheAverageRatingIsBelowFourThenNoPromotionAtFourThereIs() {
         UUID id = listed();
-        figures(id, 500, 3);
+        figures(id, 500, 3.99);
         run(s -> s.trust().reconsider(id));
         assertThat(agent(id).trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
 

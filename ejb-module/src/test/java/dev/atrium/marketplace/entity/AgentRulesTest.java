@@ -290,4 +290,25 @@ class AgentRulesTest {
         assertThat(RankingScore.of(5, 5000, 5, NOW.minus(Duration.ofDays(3650)), NOW))
                 .isCloseTo(0.9, Offset.offset(1e-6));
     }
+
+    @Test
+    void whenRatedThenTheSpecsIntegerIsTheMeanRoundedHalfUpAndRankingUsesTheExactMean() {
+        Agent agent = listed();
+        double before = agent.rankingScore();
+
+        agent.rated(3.5, 2, NOW);
+        assertThat(agent.avgRating()).isEqualTo(4);
+        assertThat(agent.avgRatingExact()).isEqualTo(3.5);
+        assertThat(agent.reviewCount()).isEqualTo(2);
+        assertThat(agent.rankingScore()).isCloseTo(before + 0.3 * 3.5 / 5, Offset.offset(1e-9));
+        agent.rated(4.49, 100, NOW);
+        assertThat(agent.avgRating()).isEqualTo(4);
+        agent.rated(1, 1, NOW);
+        assertThat(agent.avgRating()).isEqualTo(1);
+        agent.rated(0, 0, NOW);
+        assertThat(agent.avgRating()).isZero();
+        assertThatThrownBy(() -> agent.rated(0.5, 1, NOW)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> agent.rated(5.1, 1, NOW)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> agent.rated(3, 0, NOW)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

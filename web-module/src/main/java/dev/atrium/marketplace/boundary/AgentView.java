@@ -29,7 +29,10 @@ public record AgentView(
                         + "rejected = turned down at review")
         String status,
         long downloads,
-        @Schema(description = "1 to 5, 0 before any review") int avgRating,
+        @Schema(description = "The reviews' mean rounded half up, 1 to 5; 0 before any review") int avgRating,
+        @Schema(description = "The exact mean of the reviews' ratings (0 before any review); ranking uses it")
+        double avgRatingExact,
+        long reviewCount,
         String dockerImage,
         String category,
         @Schema(description = "0 to 5") double qualityScore,
@@ -50,11 +53,12 @@ public record AgentView(
         links.put("history", BASE + a.id() + "/history");
         links.put("a2a_card", BASE + a.id() + "/a2a-card");
         links.put("mcp_tool", BASE + a.id() + "/mcp-tool");
+        links.put("reviews", BASE + a.id() + "/reviews");
         UserSummary author = authors.get(a.authorId());
         return new AgentView(a.id(), a.name(), a.displayName(), a.authorId(), author == null ? null : author.username(),
                 a.description(), a.version().toString(), JsonValues.object(a.cardJson()),
                 JsonValues.strings(a.capabilitiesJson()), JsonValues.object(a.pricingJson()), a.trustLevel().value(),
-                a.status().value(), a.downloads(), a.avgRating(), a.dockerImage(), a.category(), a.qualityScore(),
+                a.status().value(), a.downloads(), a.avgRating(), a.avgRatingExact(), a.reviewCount(), a.dockerImage(), a.category(), a.qualityScore(),
                 a.totalCalls(), a.rankingScore(), a.smokeStatus().value(), a.createdAt(), a.updatedAt(), links);
     }
 }
