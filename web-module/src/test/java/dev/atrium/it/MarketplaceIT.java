@@ -365,7 +365,10 @@ class MarketplaceIT {
 
         var byQuality = anonymous.get("/v1/agents?category=" + category + "&sort=-quality_score").json();
         assertThat(byQuality.get("total").asLong()).isEqualTo(2);
-        assertThat(byQuality.get("items")).extracting(n -> n.get("id").asText()).containsExactly(highId, lowId);
+        assertThat(byQuality.get("items")).extracting(n -> n.get("id").asText())
+                .containsExactlyInAnyOrder(highId, lowId);
+        assertThat(byQuality.get("items")).as("a card's own quality score is never taken: neutral until measured")
+                .extracting(n -> n.get("quality_score").asDouble()).containsOnly(2.5);
         var byRanking = anonymous.get("/v1/agents?category=" + category + "&sort=ranking_score&limit=1").json();
         assertThat(byRanking.at("/items/0/id").asText()).isEqualTo(lowId);
         var next = anonymous.get("/v1/agents?category=" + category + "&sort=ranking_score&limit=1&cursor="

@@ -130,6 +130,8 @@ public class Agent {
         this.authorId = authorId;
         this.trustLevel = TrustLevel.UNVERIFIED;
         this.rolloutState = RolloutState.NONE;
+        // the card's self-declared score is never taken: neutral until the quality job measures calls
+        this.qualityScore = QualityScore.NEUTRAL;
         this.createdAt = now;
     }
 
@@ -170,7 +172,6 @@ public class Agent {
         this.pricing = c.pricingJson();
         this.dockerImage = c.dockerImage();
         this.category = c.category();
-        this.qualityScore = c.qualityScore();
         this.smokeStatus = smoke;
         touch(now);
     }
@@ -360,6 +361,15 @@ public class Agent {
         this.status = AgentStatus.SUSPENDED;
         touch(now);
         return before;
+    }
+
+    /** The quality job's measure over its window; the ranking follows. */
+    public void scored(double quality, Instant now) {
+        if (quality < 0 || quality > QualityScore.CAP) {
+            throw new IllegalArgumentException("A quality score is 0 to 5, not " + quality);
+        }
+        this.qualityScore = quality;
+        refreshRanking(now);
     }
 
     /** Recomputes the ranking score, whose freshness part decays with time. */

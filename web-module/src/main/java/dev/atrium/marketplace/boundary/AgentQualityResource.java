@@ -1,0 +1,45 @@
+package dev.atrium.marketplace.boundary;
+
+import java.util.UUID;
+
+import jakarta.annotation.security.PermitAll;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.marketplace.control.AgentService;
+import dev.atrium.marketplace.control.QualityScoring;
+
+/** An agent's measured quality, for whoever may see the agent. */
+@Path("v1/agents/" + AgentsResource.ID + "/quality")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "marketplace")
+public class AgentQualityResource {
+
+    @Inject
+    AgentService agents;
+
+    @Inject
+    QualityScoring scoring;
+
+    @Inject
+    HttpServletRequest request;
+
+    @GET
+    @PermitAll
+    @Operation(summary = "The agent's quality over the window (default 30 days) as the daily quality-scoring job "
+            + "last measured it: quality_score, success_rate, avg_latency_s, avg_cost_usd, total_calls")
+    public QualityView quality(@PathParam("id") UUID id) {
+        var agent = agents.get(id, Requesters.of(request));
+        return QualityView.of(agent, scoring.figures(id).orElse(null), scoring.windowDays());
+    }
+}
