@@ -31,6 +31,9 @@ public class AgentChangeHandler implements TopicHandler {
     @Override
     public void onMessage(String body, int deliveryCount) {
         UUID id = UUID.fromString(body.trim());
+        if (index.deferIfBuilding(id)) {
+            return;
+        }
         agents.find(id).ifPresentOrElse(a -> index.apply(a, agents.current(a).orElse(null)), () -> index.remove(id));
     }
 }

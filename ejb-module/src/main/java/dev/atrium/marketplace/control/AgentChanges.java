@@ -44,7 +44,7 @@ public class AgentChanges {
 
                 @Override
                 public void afterCompletion(int status) {
-                    if (status == Status.STATUS_COMMITTED) {
+                    if (status == Status.STATUS_COMMITTED && !index.deferIfBuilding(agent.id())) {
                         index.apply(agent, serving);
                     }
                 }

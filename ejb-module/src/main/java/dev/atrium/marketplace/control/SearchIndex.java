@@ -1,9 +1,15 @@
 package dev.atrium.marketplace.control;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,20 +22,88 @@ import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.AgentCard;
 
 /**
- * This instance's search index of active agents. Built at start ({@link SearchIndexStartup}) and kept current by
- * the {@code marketplace.agents} topic ({@link AgentChangeHandler}); every instance holds its own.
+ * This instance's search index of active agents. Built at start ({@link SearchIndexStartup}), kept current by the
+ * {@code marketplace.agents} topic ({@link AgentChangeHandler}) once built (changes arriving earlier wait for the
+ * build), and reconciled with the database at start and every few minutes ({@link SearchReconciler}), so that a
+ * change whose message was missed is still found. Every instance holds its own.
  */
 @ApplicationScoped
 public class SearchIndex {
 
     private final AgentIndex index = new AgentIndex(MiniLmEmbedder.DIMENSION);
 
+    /** What an indexed agent was indexed from: its serving version and the agent's last change (to the ms). */
+    public record Stamp(UUID versionId, Instant updatedAt) {
+
+        public Stamp {
+            updatedAt = updatedAt.truncatedTo(ChronoUnit.MILLIS);
+        }
+    }
+
+    /** What a reconciliation must do: agents to index again (missing or stale), and agents to drop. */
+    public record Diff(Set<UUID> apply, Set<UUID> remove) {
+
+        public boolean empty() {
+            return apply.isEmpty() && remove.isEmpty();
+        }
+    }
+
+    private final Map<UUID, Stamp> stamps = new ConcurrentHashMap<>();
+    private final Set<UUID> deferred = ConcurrentHashMap.newKeySet();
+    private volatile boolean built;
+
     public AgentIndex index() {
         return index;
     }
 
-    public void replaceEntries(Collection<AgentIndex.Entry> active) {
+    /** The content built at start, with what each entry was built from. */
+    public void replaceEntries(Collection<AgentIndex.Entry> active, Map<UUID, Stamp> from) {
         index.replaceAll(active);
+        stamps.clear();
+        stamps.putAll(from);
+    }
+
+    /**
+     * Until the index is built, a change is only noted (applied to a half-built index it could be lost when the build
+     * replaces the content): answers true when the id was deferred, false when the caller should apply it now.
+     */
+    public boolean deferIfBuilding(UUID id) {
+        if (built) {
+            return false;
+        }
+        deferred.add(id);
+        // the build may have finished meanwhile: then the caller applies it too (applying twice changes nothing)
+        return !built;
+    }
+
+    /** The index is built: changes apply directly from now on. Answers the ids deferred meanwhile. */
+    public Set<UUID> markBuilt() {
+        built = true;
+        var ids = Set.copyOf(deferred);
+        deferred.removeAll(ids);
+        return ids;
+    }
+
+    public boolean built() {
+        return built;
+    }
+
+    /** What each indexed agent was indexed from. */
+    public Map<UUID, Stamp> stamps() {
+        return Map.copyOf(stamps);
+    }
+
+    /** The differences between the listed agents in the database and what the index holds. */
+    public static Diff diff(Map<UUID, Stamp> database, Map<UUID, Stamp> indexed) {
+        var apply = new HashSet<UUID>();
+        database.forEach((id, stamp) -> {
+            if (!stamp.equals(indexed.get(id))) {
+                apply.add(id);
+            }
+        });
+        var remove = new HashSet<>(indexed.keySet());
+        remove.removeAll(database.keySet());
+        return new Diff(Set.copyOf(apply), Set.copyOf(remove));
     }
 
     /**
@@ -40,13 +114,15 @@ public class SearchIndex {
         var entry = entry(agent, serving);
         if (entry.isPresent()) {
             index.put(entry.get());
+            stamps.put(agent.id(), new Stamp(serving.id(), agent.updatedAt()));
         } else {
-            index.remove(agent.id());
+            remove(agent.id());
         }
     }
 
     public void remove(UUID id) {
         index.remove(id);
+        stamps.remove(id);
     }
 
     /**

@@ -47,6 +47,7 @@ public class SearchIndexStartup {
         String model = embeddings.modelId();
         // only the index entries are kept; each slice of rows leaves the persistence context once read
         var entries = new ArrayList<AgentIndex.Entry>();
+        var stamps = new HashMap<UUID, SearchIndex.Stamp>();
         UUID after = null;
         while (true) {
             var slice = agents.active(after, SLICE);
@@ -62,7 +63,11 @@ public class SearchIndexStartup {
                     version = em.merge(version);
                     version.embed(embeddings.embed(SearchIndex.text(a)), model);
                 }
-                SearchIndex.entry(a, version).ifPresent(entries::add);
+                AgentVersion indexed = version;
+                SearchIndex.entry(a, version).ifPresent(e -> {
+                    entries.add(e);
+                    stamps.put(a.id(), new SearchIndex.Stamp(indexed.id(), a.updatedAt()));
+                });
             }
             em.flush();
             em.clear();
@@ -71,7 +76,7 @@ public class SearchIndexStartup {
             }
             after = slice.get(slice.size() - 1).id();
         }
-        index.replaceEntries(entries);
+        index.replaceEntries(entries, stamps);
         long ms = (System.nanoTime() - started) / 1_000_000;
         LOG.info(() -> "Search index of " + entries.size() + " active agents built in " + ms + " ms");
     }
