@@ -14,10 +14,10 @@ CREATE TABLE agent_quality (
 
 CREATE TABLE agent_daily_quality (
     agent_id  UUID    NOT NULL REFERENCES agents (id) ON DELETE CASCADE,
-    day       DATE    NOT NULL,
+    on_day    DATE    NOT NULL,
     calls     BIGINT  NOT NULL,
     successes BIGINT  NOT NULL,
-    PRIMARY KEY (agent_id, day)
+    PRIMARY KEY (agent_id, on_day)
 );
 
 -- The card's self-declared quality score is never used: every agent is neutral until the job measures it.

@@ -134,11 +134,11 @@ public class QualityScoring {
         for (int i = 0; i < DAYS; i++) {
             days.add(new Day(first.plusDays(i), number(row[2 * i]), number(row[2 * i + 1])));
         }
-        em.createNativeQuery("DELETE FROM agent_daily_quality WHERE agent_id = ? AND day >= ?")
+        em.createNativeQuery("DELETE FROM agent_daily_quality WHERE agent_id = ? AND on_day >= ?")
                 .setParameter(1, agent.id()).setParameter(2, java.sql.Date.valueOf(first)).executeUpdate();
         for (Day d : days) {
             if (d.calls() > 0) {
-                em.createNativeQuery("INSERT INTO agent_daily_quality (agent_id, day, calls, successes) "
+                em.createNativeQuery("INSERT INTO agent_daily_quality (agent_id, on_day, calls, successes) "
                                 + "VALUES (?, ?, ?, ?)")
                         .setParameter(1, agent.id()).setParameter(2, java.sql.Date.valueOf(d.day()))
                         .setParameter(3, d.calls()).setParameter(4, d.successes()).executeUpdate();
