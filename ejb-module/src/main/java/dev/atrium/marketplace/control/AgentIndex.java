@@ -121,25 +121,6 @@ public final class AgentIndex implements Closeable {
         return entries.containsKey(id);
     }
 
-    /** The capabilities and categories of indexed agents: the vocabulary a task is analysed against. */
-    public Set<String> capabilities() {
-        var all = new TreeSet<String>();
-        entries.values().forEach(e -> all.addAll(e.capabilities()));
-        return all;
-    }
-
-    public Set<String> categories() {
-        return vocabulary().keySet();
-    }
-
-    /** Each category of indexed agents with the capabilities its agents declare. */
-    public Map<String, Set<String>> vocabulary() {
-        var all = new java.util.TreeMap<String, Set<String>>();
-        entries.values().forEach(e -> all.computeIfAbsent(e.category(), c -> new TreeSet<>())
-                .addAll(e.capabilities()));
-        return all;
-    }
-
     /** Nearest agents by cosine distance, ascending; {@code category} (nullable) must match exactly. */
     public Page vector(float[] query, String category, int limit) {
         checkDimension(query);

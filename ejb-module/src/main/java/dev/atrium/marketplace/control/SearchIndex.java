@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import jakarta.json.Json;
 import jakarta.json.JsonString;
@@ -31,6 +32,10 @@ import dev.atrium.marketplace.entity.AgentCard;
 public class SearchIndex {
 
     private final AgentIndex index = new AgentIndex(MiniLmEmbedder.DIMENSION);
+    private final CapabilityIndex capabilities = new CapabilityIndex(MiniLmEmbedder.DIMENSION);
+
+    @Inject
+    Embeddings embeddings;
 
     /** What an indexed agent was indexed from: its serving version and the agent's last change (to the ms). */
     public record Stamp(UUID versionId, Instant updatedAt) {
@@ -56,9 +61,16 @@ public class SearchIndex {
         return index;
     }
 
-    /** The content built at start, with what each entry was built from. */
-    public void replaceEntries(Collection<AgentIndex.Entry> active, Map<UUID, Stamp> from) {
+    /** The capabilities of the indexed agents, each embedded once: what a task is analysed against. */
+    public CapabilityIndex capabilities() {
+        return capabilities;
+    }
+
+    /** The content built at start, with what each entry was built from and the capabilities of each. */
+    public void replaceEntries(Collection<AgentIndex.Entry> active, Collection<CapabilityIndex.Holding> holdings,
+                               Map<UUID, Stamp> from) {
         index.replaceAll(active);
+        capabilities.replaceAll(holdings);
         stamps.clear();
         stamps.putAll(from);
     }
@@ -114,6 +126,7 @@ public class SearchIndex {
         var entry = entry(agent, serving);
         if (entry.isPresent()) {
             index.put(entry.get());
+            capabilities.put(agent.id(), agent.category(), capabilityVectors(serving, entry.get().capabilities()));
             stamps.put(agent.id(), new Stamp(serving.id(), agent.updatedAt()));
         } else {
             remove(agent.id());
@@ -122,6 +135,7 @@ public class SearchIndex {
 
     public void remove(UUID id) {
         index.remove(id);
+        capabilities.remove(id);
         stamps.remove(id);
     }
 
@@ -137,13 +151,36 @@ public class SearchIndex {
         return Optional.of(new AgentIndex.Entry(a.id(), a.category(), capabilities(a), text(a), serving.embedding()));
     }
 
+    /**
+     * The version's stored capability embeddings; for a version stored before capabilities were embedded, computed
+     * now (the start of the next instance stores them).
+     */
+    Map<String, float[]> capabilityVectors(AgentVersion version, List<String> names) {
+        String model = embeddings.modelId();
+        return version.capabilityEmbeddings(names, model).orElseGet(() -> embed(embeddings, names));
+    }
+
+    /** Each capability embedded by its words, in the given order (one vector per capability, duplicates too). */
+    static List<float[]> embedEach(Embeddings embeddings, List<String> names) {
+        return names.stream().map(c -> embeddings.embed(AgentCard.words(c))).toList();
+    }
+
+    private static Map<String, float[]> embed(Embeddings embeddings, List<String> names) {
+        var vectors = new java.util.LinkedHashMap<String, float[]>();
+        var each = embedEach(embeddings, names);
+        for (int i = 0; i < names.size(); i++) {
+            vectors.putIfAbsent(names.get(i), each.get(i));
+        }
+        return vectors;
+    }
+
     /** The text whose embedding stands for the agent's current version. */
     static String text(Agent a) {
         return AgentCard.embeddingText(a.displayName(), a.description(), capabilities(a), strings(a.cardJson(), "tags"),
                 a.category());
     }
 
-    private static List<String> capabilities(Agent a) {
+    static List<String> capabilities(Agent a) {
         return strings(a.capabilitiesJson());
     }
 
@@ -165,5 +202,6 @@ public class SearchIndex {
     @PreDestroy
     void close() {
         index.close();
+        capabilities.close();
     }
 }

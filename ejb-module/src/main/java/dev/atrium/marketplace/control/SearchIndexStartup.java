@@ -19,7 +19,7 @@ import dev.atrium.marketplace.entity.AgentVersion;
 /**
  * Loads the embedding model and builds this instance's search index from the active agents in the database while
  * the application starts, so the first search neither waits for the model nor misses agents. Current versions whose
- * stored vector came from another model (or none) are embedded again and saved.
+ * stored vectors (the card's and each capability's) came from another model (or none) are embedded again and saved.
  */
 @Startup
 @Singleton
@@ -48,6 +48,7 @@ public class SearchIndexStartup {
         // only the index entries are kept; each slice of rows leaves the persistence context once read
         var entries = new ArrayList<AgentIndex.Entry>();
         var stamps = new HashMap<UUID, SearchIndex.Stamp>();
+        var holdings = new ArrayList<CapabilityIndex.Holding>();
         UUID after = null;
         while (true) {
             var slice = agents.active(after, SLICE);
@@ -59,13 +60,21 @@ public class SearchIndexStartup {
                 if (version == null) {
                     continue;
                 }
+                var names = SearchIndex.capabilities(a);
                 if (version.embedding() == null || !model.equals(version.embeddingModel())) {
                     version = em.merge(version);
                     version.embed(embeddings.embed(SearchIndex.text(a)), model);
+                    version.embedCapabilities(null);
+                }
+                if (version.capabilityEmbeddings(names, model).isEmpty()) {
+                    version = em.merge(version);
+                    version.embedCapabilities(SearchIndex.embedEach(embeddings, names));
                 }
                 AgentVersion indexed = version;
                 SearchIndex.entry(a, version).ifPresent(e -> {
                     entries.add(e);
+                    holdings.add(new CapabilityIndex.Holding(a.id(), a.category(),
+                            indexed.capabilityEmbeddings(names, model).orElseThrow()));
                     stamps.put(a.id(), new SearchIndex.Stamp(indexed.id(), a.updatedAt()));
                 });
             }
@@ -76,7 +85,7 @@ public class SearchIndexStartup {
             }
             after = slice.get(slice.size() - 1).id();
         }
-        index.replaceEntries(entries, stamps);
+        index.replaceEntries(entries, holdings, stamps);
         long ms = (System.nanoTime() - started) / 1_000_000;
         LOG.info(() -> "Search index of " + entries.size() + " active agents built in " + ms + " ms");
     }

@@ -87,7 +87,7 @@ public class SearchService {
             throw BusinessException.validation("top_k: must be from 1 to " + MAX_LIMIT);
         }
         AgentIndex idx = index.index();
-        TaskAnalyzer.Analysis analysis = analyzers.analyzer().analyze(task.strip(), idx.vocabulary());
+        TaskAnalyzer.Analysis analysis = analyzers.analyzer().analyze(task.strip(), index.capabilities());
         if (analysis.requiredCapabilities().isEmpty()) {
             return new Recommendation(analysis, new Result(List.of(), 0));
         }

@@ -130,6 +130,7 @@ public class SubmissionService {
         UUID agentId = existing.map(Agent::id).orElseGet(UUID::randomUUID);
         StoredBundle stored = bundle == null ? null : store(agentId, card, bundle, inspection.format());
         float[] vector = embeddings.embed(card.embeddingText());
+        var capabilityVectors = SearchIndex.embedEach(embeddings, card.capabilities());
         String model = embeddings.modelId();
 
         Agent agent;
@@ -153,6 +154,7 @@ public class SubmissionService {
         }
         var submission = new AgentVersion(agent.id(), authorId, card, stored, smoke, smokeCheck.summary(), vector,
                 model, settings.reviewWithin(), now);
+        submission.embedCapabilities(capabilityVectors);
         submission.recordChecks(report);
         if (!Constraints.persistUnique(em, submission)) {
             throw BusinessException.conflict("version: " + card.version() + " was submitted at the same moment");

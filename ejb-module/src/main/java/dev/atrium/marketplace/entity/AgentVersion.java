@@ -83,6 +83,9 @@ public class AgentVersion {
     @Column(name = "embedding_model", length = 60)
     private String embeddingModel;
 
+    @Column(name = "capability_embeddings")
+    private byte[] capabilityEmbeddings;
+
     @Column(name = "rolled_back_at")
     private Instant rolledBackAt;
 
@@ -119,6 +122,56 @@ public class AgentVersion {
             this.embedding = buffer.array();
         }
         this.embeddingModel = model;
+    }
+
+    /**
+     * The embeddings of the card's capabilities, in the card's order, by the model of {@link #embeddingModel()}: set
+     * with the card's embedding, or later for versions stored before capabilities were embedded.
+     */
+    public void embedCapabilities(java.util.List<float[]> vectors) {
+        if (vectors == null) {
+            this.capabilityEmbeddings = null;
+            return;
+        }
+        int dimension = vectors.isEmpty() ? 0 : vectors.get(0).length;
+        var buffer = ByteBuffer.allocate(vectors.size() * dimension * Float.BYTES);
+        for (float[] v : vectors) {
+            if (v.length != dimension) {
+                throw new IllegalArgumentException("capability embeddings differ in dimension");
+            }
+            for (float x : v) {
+                buffer.putFloat(x);
+            }
+        }
+        this.capabilityEmbeddings = buffer.array();
+    }
+
+    /**
+     * The stored capability embeddings, one per capability of {@code capabilities} (the card's, in its order), when
+     * they were computed by {@code model} for exactly that many; empty otherwise.
+     */
+    public java.util.Optional<java.util.Map<String, float[]>> capabilityEmbeddings(java.util.List<String> capabilities,
+                                                                                 String model) {
+        if (capabilityEmbeddings == null || !java.util.Objects.equals(model, embeddingModel)) {
+            return java.util.Optional.empty();
+        }
+        if (capabilities.isEmpty()) {
+            return capabilityEmbeddings.length == 0 ? java.util.Optional.of(java.util.Map.of())
+                    : java.util.Optional.empty();
+        }
+        int floats = capabilityEmbeddings.length / Float.BYTES;
+        if (floats == 0 || floats % capabilities.size() != 0) {
+            return java.util.Optional.empty();
+        }
+        int dimension = floats / capabilities.size();
+        var all = ByteBuffer.wrap(capabilityEmbeddings).asFloatBuffer();
+        var vectors = new java.util.LinkedHashMap<String, float[]>();
+        for (String c : capabilities) {
+            float[] v = new float[dimension];
+            all.get(v);
+            vectors.putIfAbsent(c, v);
+        }
+        return java.util.Optional.of(java.util.Collections.unmodifiableMap(vectors));
     }
 
     /** A rollout dropped this version for its quality. */

@@ -86,9 +86,4 @@ class AgentIndexTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
-    @Test
-    void whenVocabularyIsAskedThenCapabilitiesAndCategoriesOfIndexedAgents() {
-        assertThat(index().capabilities()).containsExactly("go-east", "go-north");
-        assertThat(index().categories()).containsExactly("maps", "travel");
-    }
 }

@@ -46,6 +46,19 @@ record RelevanceCatalog(List<Agent> agents, List<Query> queries) {
         return index;
     }
 
+    /** Each agent's capabilities, each embedded once by its words, as the search index holds them. */
+    CapabilityIndex capabilities(TextEmbedder embedder) {
+        var index = new CapabilityIndex(embedder.dimension());
+        var vectors = new java.util.HashMap<String, float[]>();
+        index.replaceAll(agents.stream().map(a -> {
+            var mine = new java.util.LinkedHashMap<String, float[]>();
+            a.capabilities().forEach(c -> mine.put(c, vectors.computeIfAbsent(c,
+                    x -> embedder.embed(AgentCard.words(x)))));
+            return new CapabilityIndex.Holding(a.id(), a.category(), mine);
+        }).toList());
+        return index;
+    }
+
     String nameOf(UUID id) {
         return agents.stream().filter(a -> a.id().equals(id)).findFirst().orElseThrow().name();
     }

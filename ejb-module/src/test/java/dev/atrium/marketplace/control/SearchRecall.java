@@ -54,7 +54,7 @@ final class SearchRecall {
         }
     }
 
-    private static float[] around(float[] centre, Random random) {
+    static float[] around(float[] centre, Random random) {
         float[] noise = gaussian(random, 0.6);
         float[] v = new float[DIMENSION];
         for (int i = 0; i < DIMENSION; i++) {
@@ -63,7 +63,7 @@ final class SearchRecall {
         return normalised(v);
     }
 
-    private static float[] gaussian(Random random, double scale) {
+    static float[] gaussian(Random random, double scale) {
         float[] v = new float[DIMENSION];
         for (int i = 0; i < DIMENSION; i++) {
             v[i] = (float) (random.nextGaussian() * scale / Math.sqrt(DIMENSION));

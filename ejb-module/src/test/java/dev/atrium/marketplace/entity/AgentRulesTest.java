@@ -311,4 +311,20 @@ class AgentRulesTest {
         assertThatThrownBy(() -> agent.rated(5.1, 1, NOW)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> agent.rated(3, 0, NOW)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void whenCapabilityEmbeddingsAreStoredThenTheyReadBackPerCapabilityOnlyForTheSameModelAndCount() {
+        AgentVersion v = version(agent(), "1.0.0");
+        assertThat(v.capabilityEmbeddings(List.of("summarize"), "m")).isEmpty();
+
+        v.embedCapabilities(List.of(new float[] {1, 2, 3}, new float[] {4, 5, 6}));
+
+        var read = v.capabilityEmbeddings(List.of("summarize", "translate"), "m").orElseThrow();
+        assertThat(read.keySet()).containsExactly("summarize", "translate");
+        assertThat(read.get("translate")).containsExactly(4, 5, 6);
+        assertThat(v.capabilityEmbeddings(List.of("summarize", "translate"), "other")).isEmpty();
+        assertThat(v.capabilityEmbeddings(List.of("a", "b", "c", "d"), "m")).isEmpty();
+        assertThatThrownBy(() -> v.embedCapabilities(List.of(new float[] {1}, new float[] {1, 2})))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }
