@@ -45,6 +45,11 @@ public final class Api {
         return new Api(AtriumServer.get().baseUrl(), Map.of("X-Forwarded-For", randomAddress()));
     }
 
+    /** The same client (headers, token) talking to another instance. */
+    public Api at(String otherBase) {
+        return new Api(otherBase, headers);
+    }
+
     public Api withToken(String token) {
         return header("Authorization", "Bearer " + token);
     }

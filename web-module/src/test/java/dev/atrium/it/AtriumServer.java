@@ -228,14 +228,6 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_SANDBOX_ENV_ATRIUM_TEST_GREETING", SANDBOX_GREETING);
             // rollouts are judged on a few real invocations (RolloutIT), not the production 50 per version
             env.put("ATRIUM_MARKETPLACE_ROLLOUT_MIN_CALLS", Integer.toString(ROLLOUT_MIN_CALLS));
-            // a copy of the bundled advisory file, so that a test can publish an advisory (SubmissionChecksIT)
-            advisories = work.resolve(mode + "-advisories-" + stamp + ".osv.json");
-            try (var bundled = AtriumServer.class.getClassLoader()
-                    .getResourceAsStream("marketplace/advisories.osv.json")) {
-                Files.write(advisories, bundled == null ? "[]".getBytes(java.nio.charset.StandardCharsets.UTF_8)
-                        : bundled.readAllBytes());
-            }
-            env.put("ATRIUM_MARKETPLACE_ADVISORIES", advisories.toString());
             env.put("ATRIUM_API_DEPRECATIONS", DEPRECATED_PREFIX + "|2026-01-01|2099-01-01|/api/v2/tags,"
                     + "/api/v0|2020-01-01|2020-12-31|/api/v1");
             startOAuthProviders(env);
@@ -292,6 +284,78 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     public synchronized void restart() throws Exception {
         stopServer();
         launch();
+    }
+
+    /**
+     * A second instance of the application on the same database, Redis and broker, with its own port, data
+     * directory and log: what another node of a cluster sees. Started and stopped by the test that needs it.
+     */
+    public final class Peer implements AutoCloseable {
+
+        private final int peerPort = freePort();
+        private final Path peerLog = work.resolve(mode + "-peer-server.log");
+        private Process peer;
+        private int peerLaunches;
+
+        public String baseUrl() {
+            return "http://localhost:" + peerPort;
+        }
+
+        public synchronized void start() throws Exception {
+            peerLaunches++;
+            var peerCommand = new ArrayList<>(command);
+            peerCommand.set(peerCommand.indexOf("--port") + 1, Integer.toString(peerPort));
+            peerCommand.set(peerCommand.indexOf("--rootdir") + 1,
+                    work.resolve(mode + "-peer-root-" + stamp + "-" + peerLaunches).toString());
+            var peerEnvironment = new HashMap<>(environment);
+            peerEnvironment.put("ATRIUM_HTTP_PORT", Integer.toString(peerPort));
+            peerEnvironment.put("ATRIUM_DATA_DIR", work.resolve(mode + "-peer-data-" + stamp).toString());
+            peerEnvironment.put("ATRIUM_BASE_URL", baseUrl());
+            peerEnvironment.remove("ATRIUM_TEST_CRASH_AFTER_COMMIT");
+            var builder = new ProcessBuilder(peerCommand).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(peerLog.toFile()));
+            builder.environment().keySet().removeIf(k -> k.startsWith("ATRIUM_"));
+            builder.environment().putAll(peerEnvironment);
+            peer = builder.start();
+            var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.getLong("atrium.it.start-seconds", 240));
+            while (System.nanoTime() < deadline) {
+                if (!peer.isAlive()) {
+                    throw new IllegalStateException("The peer exited; see " + peerLog);
+                }
+                try {
+                    if (client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/health")).GET().build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                        return;
+                    }
+                } catch (IOException notYet) {
+                    // not listening yet
+                }
+                Thread.sleep(500);
+            }
+            close();
+            throw new IllegalStateException("The peer did not become healthy; see " + peerLog);
+        }
+
+        /** Stops the peer; its data stays, so {@link #start()} brings it back as a restarted node. */
+        @Override
+        public synchronized void close() {
+            if (peer != null && peer.isAlive()) {
+                peer.destroy();
+                try {
+                    if (!peer.waitFor(30, TimeUnit.SECONDS)) {
+                        peer.destroyForcibly();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    /** A second instance, not yet started (resilience mode: it shares this run's own broker). */
+    public Peer peer() {
+        return new Peer();
     }
 
     /** Starts this run's own Redis server (resilience mode): no persistence, so a restart starts empty. */

@@ -20,7 +20,7 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** Developers, cards, bundles and multipart submissions for the marketplace tests. */
-final class MarketplaceFixtures {
+public final class MarketplaceFixtures {
 
     /** Answers {@code {"result": <the input's text>}}, as {@link #card} expects of its test case. */
     static final byte[] HELLO_BUNDLE = tarGz(tar -> file(tar, "main.py",
@@ -34,12 +34,12 @@ final class MarketplaceFixtures {
      * tests do their many grants and reviews with their own staff and leave the shared administrator's budget to
      * the other test classes.
      */
-    static Accounts.Account staff() {
+    public static Accounts.Account staff() {
         return granted(Accounts.admin(), Accounts.verified("reviewer"), "admin");
     }
 
     /** A verified user to whom {@code staff} granted the developer role. */
-    static Accounts.Account developer(Accounts.Account staff, String prefix) {
+    public static Accounts.Account developer(Accounts.Account staff, String prefix) {
         return granted(staff, Accounts.verified(prefix), "developer");
     }
 
@@ -50,12 +50,12 @@ final class MarketplaceFixtures {
     }
 
     /** A unique slug starting with {@code base}. */
-    static String unique(String base) {
+    public static String unique(String base) {
         return base + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     /** A valid card for a bundle-shipped agent. */
-    static ObjectNode card(String name, String displayName, String description, String category,
+    public static ObjectNode card(String name, String displayName, String description, String category,
                            List<String> capabilities) {
         ObjectNode card = Api.JSON.createObjectNode();
         card.put("name", name).put("display_name", displayName).put("version", "1.0.0")
@@ -106,21 +106,21 @@ final class MarketplaceFixtures {
     }
 
     /** Submits and asserts the spec's pending answer; the agent's id. */
-    static String submitted(Accounts.Account developer, ObjectNode card) {
+    public static String submitted(Accounts.Account developer, ObjectNode card) {
         var reply = submit(developer.api(), card, HELLO_BUNDLE);
         assertThat(reply.status()).as(reply.toString()).isEqualTo(202);
         assertThat(reply.json().get("status").asText()).isEqualTo("pending_review");
         return reply.json().get("agent_id").asText();
     }
 
-    static void approve(Accounts.Account staff, String id) {
+    public static void approve(Accounts.Account staff, String id) {
         var reply = staff.api().post("/v1/admin/agents/" + id + "/approve", Map.of());
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         assertThat(reply.json().get("status").asText()).isEqualTo("active");
     }
 
     /** Submitted by a new developer and approved: an active agent's id. */
-    static String listed(Accounts.Account staff, ObjectNode card) {
+    public static String listed(Accounts.Account staff, ObjectNode card) {
         String id = submitted(developer(staff, "dev"), card);
         approve(staff, id);
         return id;
@@ -187,7 +187,7 @@ final class MarketplaceFixtures {
     }
 
     /** Waits until the predicate holds for the search answer (the index follows commits within moments). */
-    static Reply awaitSearch(Api api, String query, java.util.function.Predicate<Reply> done) {
+    public static Reply awaitSearch(Api api, String query, java.util.function.Predicate<Reply> done) {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
         Reply reply;
         do {
@@ -200,7 +200,7 @@ final class MarketplaceFixtures {
         return reply;
     }
 
-    static List<String> ids(Reply search) {
+    public static List<String> ids(Reply search) {
         var ids = new java.util.ArrayList<String>();
         search.json().get("agents").forEach(a -> ids.add(a.get("id").asText()));
         return ids;

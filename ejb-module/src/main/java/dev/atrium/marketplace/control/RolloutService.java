@@ -218,6 +218,8 @@ public class RolloutService {
         candidate.rolledBack(now);
         record(agent, candidate, AgentAction.ROLLED_BACK, actor, code,
                 "Version " + agent.version() + " serves every caller again. " + reason, now);
+        // the agent's last change moved: every instance's index notes it, or its reconciliation would redo it
+        changes.changed(agent);
         LOG.warning(() -> "Agent " + agent.id() + " version " + candidate.version() + " rolled back: " + reason);
     }
 
