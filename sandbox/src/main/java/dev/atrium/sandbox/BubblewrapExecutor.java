@@ -155,7 +155,7 @@ public final class BubblewrapExecutor implements Executor {
             }
             Path audit = runDir.resolve("network.audit");
             if (filtered(spec)) {
-                proxy = EgressProxy.start(id, spec.network().allowedDomains(), allowInternalEgress);
+                proxy = EgressProxy.start(id, spec.network(), allowInternalEgress);
             }
             Path options = runDir.resolve("bwrap.options");
             Files.write(options, nulSeparated(bwrapOptions(spec, proxy == null ? null : proxy.dir())));
@@ -262,9 +262,9 @@ public final class BubblewrapExecutor implements Executor {
         }
     }
 
-    /** A domain list to enforce: the run goes out only through the egress proxy. */
+    /** A domain list to enforce, or the invoke gateway to reach: the run goes out only through the egress proxy. */
     private static boolean filtered(RunSpec spec) {
-        return spec.network().allowed() && !spec.network().allowedDomains().isEmpty();
+        return spec.network().allowed() && !spec.network().allowedDomains().isEmpty() || spec.network().gateway();
     }
 
     /** The launcher, the optional audit, the drop to nobody and bwrap (its options on fd 5), then the command. */

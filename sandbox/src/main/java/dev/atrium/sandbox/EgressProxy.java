@@ -32,6 +32,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * absolute-form HTTP requests only for hosts on the list (the name itself or a subdomain of it), resolves them
  * itself, and refuses addresses of the host's own networks (loopback, private, link-local, metadata), so a declared
  * name that resolves inward reaches nothing. Each decision is recorded for the run's network attempts.
+ *
+ * <p>When the run may call the platform's invoke gateway ({@link Network#gatewayPort()}), the pseudo-host
+ * {@value Network#GATEWAY_HOST} leads there, to the host's loopback port, for exactly one kind of request: an
+ * absolute-form {@code POST http://gateway.atrium.internal/v1/agents/<name>/invoke[?version=N]} with a
+ * {@code Content-Length} body of at most {@value #GATEWAY_MAX_BODY} bytes. The proxy reads the whole request, passes on
+ * only {@code Authorization}, {@code Content-Type}, {@code Accept} and {@code Content-Length} (never a forwarded-for
+ * header), asks the server to close after answering, and relays the answer and nothing more: a second request on the
+ * same connection, a tunnel or any other path of the server is not reachable.
  */
 final class EgressProxy implements AutoCloseable {
 
@@ -39,6 +47,11 @@ final class EgressProxy implements AutoCloseable {
     private static final int MAX_HEAD = 8192;
     private static final int MAX_LOG = 100;
     private static final int MAX_CONNECTIONS = 64;
+    static final int GATEWAY_MAX_BODY = 1024 * 1024;
+    private static final java.util.regex.Pattern GATEWAY_PATH = java.util.regex.Pattern.compile(
+            "/v1/agents/[A-Za-z0-9][A-Za-z0-9._-]{0,63}/invoke(\\?version=v?[0-9]{1,6})?");
+    private static final Set<String> GATEWAY_HEADERS = Set.of("authorization", "content-type", "accept",
+            "content-length");
     static final String RELAY = """
             import socket, threading
             def pipe(a, b):
@@ -83,6 +96,8 @@ final class EgressProxy implements AutoCloseable {
             """;
 
     private final List<String> domains;
+    private final boolean anyHost;
+    private final int gatewayPort;
     private final boolean allowInternal;
     private final Path dir;
     private final ServerSocketChannel server;
@@ -90,8 +105,12 @@ final class EgressProxy implements AutoCloseable {
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connections = new AtomicInteger();
 
-    private EgressProxy(List<String> domains, boolean allowInternal, Path dir, ServerSocketChannel server) {
-        this.domains = domains.stream().map(EgressProxy::host).toList();
+    private EgressProxy(Network network, boolean allowInternal, Path dir, ServerSocketChannel server) {
+        this.domains = network.allowed() ? network.allowedDomains().stream().map(EgressProxy::host).toList()
+                : List.of();
+        // a run with unrestricted network that must also reach the gateway goes through the proxy, to any host
+        this.anyHost = network.allowed() && network.allowedDomains().isEmpty();
+        this.gatewayPort = network.gatewayPort();
         this.allowInternal = allowInternal;
         this.dir = dir;
         this.server = server;
@@ -100,10 +119,10 @@ final class EgressProxy implements AutoCloseable {
     static final String DIR_PREFIX = "atrium-egress-";
 
     /**
-     * A proxy for the domains, its socket and relay in a fresh directory that uid 65534 can reach, named after the
-     * run so a crashed owner's directory can be swept.
+     * A proxy for the network's domains (and gateway), its socket and relay in a fresh directory that uid 65534 can
+     * reach, named after the run so a crashed owner's directory can be swept.
      */
-    static EgressProxy start(String run, List<String> domains, boolean allowInternal) throws IOException {
+    static EgressProxy start(String run, Network network, boolean allowInternal) throws IOException {
         Path dir = Files.createTempDirectory(DIR_PREFIX + run + "-");
         ServerSocketChannel server = null;
         try {
@@ -115,7 +134,7 @@ final class EgressProxy implements AutoCloseable {
             server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
             server.bind(UnixDomainSocketAddress.of(socket));
             Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
-            var proxy = new EgressProxy(domains, allowInternal, dir, server);
+            var proxy = new EgressProxy(network, allowInternal, dir, server);
             Thread accept = new Thread(proxy::accept, "sandbox-egress-" + dir.getFileName());
             accept.setDaemon(true);
             accept.start();
@@ -189,6 +208,15 @@ final class EgressProxy implements AutoCloseable {
                 port = uri.getPort() < 0 ? 80 : uri.getPort();
             }
             String what = line[0] + " " + host + ":" + port;
+            if (host.equals(Network.GATEWAY_HOST)) {
+                if (gatewayPort > 0 && !connect) {
+                    gateway(line, text, in, out);
+                } else {
+                    record("proxy " + what + " denied");
+                    out.write(FORBIDDEN);
+                }
+                return;
+            }
             InetAddress address = allowed(host) ? outward(host) : null;
             if (address == null) {
                 record("proxy " + what + " denied");
@@ -220,6 +248,75 @@ final class EgressProxy implements AutoCloseable {
                 closeQuietly(upstream);
             }
         }
+    }
+
+    private static final byte[] FORBIDDEN = "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            .getBytes(StandardCharsets.US_ASCII);
+
+    /** One request to the invoke gateway, read whole, passed on cleaned, its answer relayed; then the end. */
+    private void gateway(String[] line, String head, InputStream in, OutputStream out) throws IOException {
+        URI uri = URI.create(line[1]);
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        String target = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+        if (!line[0].equals("POST") || !GATEWAY_PATH.matcher(target).matches() || uri.getPort() > 0
+                && uri.getPort() != 80) {
+            record("gateway " + line[0] + " " + abbreviate(target) + " denied");
+            out.write(FORBIDDEN);
+            return;
+        }
+        var kept = new StringBuilder();
+        long length = -1;
+        for (String header : head.split("\r\n")) {
+            int colon = header.indexOf(':');
+            if (colon <= 0) {
+                continue;
+            }
+            String name = header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+            String value = header.substring(colon + 1).trim();
+            if (name.equals("transfer-encoding") || name.equals("content-length") && length >= 0) {
+                // a body whose end the proxy cannot tell for itself, or two lengths: refused
+                length = -2;
+                break;
+            }
+            if (name.equals("content-length")) {
+                try {
+                    length = Long.parseLong(value);
+                } catch (NumberFormatException e) {
+                    length = -2;
+                    break;
+                }
+            }
+            if (GATEWAY_HEADERS.contains(name) && value.indexOf('\r') < 0 && value.indexOf('\n') < 0) {
+                kept.append(header, 0, colon).append(": ").append(value).append("\r\n");
+            }
+        }
+        if (length < 0 || length > GATEWAY_MAX_BODY) {
+            record("gateway POST " + target + " refused: " + (length > GATEWAY_MAX_BODY ? "body too large"
+                    : "no single Content-Length"));
+            out.write(("HTTP/1.1 " + (length > GATEWAY_MAX_BODY ? "413 Content Too Large" : "411 Length Required")
+                    + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            return;
+        }
+        byte[] body = in.readNBytes((int) length);
+        if (body.length != length) {
+            return;
+        }
+        record("gateway POST " + target);
+        try (Socket upstream = new Socket()) {
+            open.add(upstream);
+            upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), gatewayPort), 10_000);
+            var request = new ByteArrayOutputStream();
+            request.writeBytes(("POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + gatewayPort + "\r\n" + kept
+                    + "Connection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            request.writeBytes(body);
+            upstream.getOutputStream().write(request.toByteArray());
+            upstream.getOutputStream().flush();
+            upstream.getInputStream().transferTo(out);
+        }
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 80 ? text : text.substring(0, 80) + "…";
     }
 
     private static InputStream inputOf(Socket socket) {
@@ -305,6 +402,9 @@ final class EgressProxy implements AutoCloseable {
     boolean allowed(String host) {
         if (host.isEmpty()) {
             return false;
+        }
+        if (anyHost) {
+            return true;
         }
         for (String domain : domains) {
             String d = domain.startsWith("*.") ? domain.substring(2) : domain;

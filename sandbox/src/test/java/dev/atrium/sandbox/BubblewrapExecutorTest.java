@@ -280,6 +280,85 @@ class BubblewrapExecutorTest {
     }
 
     @Test
+    void whenTheRunMayCallTheGatewayThenOnlyItsInvokePathIsReachedAndNothingElseOfTheHost() throws Exception {
+        var received = java.util.Collections.synchronizedList(new ArrayList<String>());
+        var gateway = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        gateway.createContext("/", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            var h = exchange.getRequestHeaders();
+            received.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " auth="
+                    + h.getFirst("Authorization") + " xff=" + h.getFirst("X-Forwarded-For") + " evil="
+                    + h.getFirst("X-Evil") + " body=" + new String(body, StandardCharsets.UTF_8));
+            byte[] answer = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        gateway.start();
+        try {
+            int port = gateway.getAddress().getPort();
+            write("call.py", """
+                    import json, os, socket, sys, urllib.request
+                    port = int(sys.argv[1])
+                    base = "http://gateway.atrium.internal"
+                    def post(path, method="POST", headers=None):
+                        request = urllib.request.Request(base + path, data=b'{"text":"hi"}' if method == "POST" else None,
+                                                         method=method, headers=headers or {})
+                        request.add_header("Authorization", "Bearer atd_x")
+                        try:
+                            return str(urllib.request.urlopen(request, timeout=5).status)
+                        except Exception as e:
+                            return str(getattr(e, "code", "failed"))
+                    def raw(text):
+                        s = socket.create_connection(("127.0.0.1", 3128), timeout=5)
+                        s.sendall(text.encode())
+                        answer = s.recv(200).decode().split("\\r\\n")[0]
+                        s.close()
+                        return answer
+                    print("invoke", post("/v1/agents/echo-b/invoke", headers={"X-Forwarded-For": "1.2.3.4",
+                                                                             "X-Evil": "yes"}))
+                    print("pinned", post("/v1/agents/echo-b/invoke?version=2"))
+                    print("get", post("/v1/agents/echo-b/invoke", method="GET"))
+                    print("admin", post("/admin/users"))
+                    print("traversal", post("/v1/agents/../../admin/invoke"))
+                    print("other query", post("/v1/agents/echo-b/invoke?x=1"))
+                    print("connect", raw("CONNECT gateway.atrium.internal:80 HTTP/1.1\\r\\n\\r\\n"))
+                    print("chunked", raw("POST http://gateway.atrium.internal/v1/agents/b/invoke HTTP/1.1\\r\\n"
+                                         "Transfer-Encoding: chunked\\r\\n\\r\\n0\\r\\n\\r\\n"))
+                    print("too large", raw("POST http://gateway.atrium.internal/v1/agents/b/invoke HTTP/1.1\\r\\n"
+                                           "Content-Length: 9999999\\r\\n\\r\\n"))
+                    try:
+                        urllib.request.urlopen("http://localhost:%d/v1/agents/b/invoke" % port, timeout=5)
+                        print("localhost reached")
+                    except Exception as e:
+                        print("localhost", getattr(e, "code", "failed"))
+                    try:
+                        socket.create_connection(("127.0.0.1", port), timeout=3)
+                        print("direct connected")
+                    except OSError:
+                        print("direct failed")
+                    """);
+            var spec = new RunSpec(bundle, List.of("/usr/bin/python3", "call.py", "" + port), new byte[0], Map.of(),
+                    SMALL, Network.NONE.withGateway(port), false, false, true);
+
+            RunResult run = run(spec);
+
+            assertThat(run.stdoutText()).as(run.outcome() + " " + run.detail() + " " + run.stderrText())
+                    .isEqualTo("invoke 200\npinned 200\nget 403\nadmin 403\ntraversal 403\nother query 403\n"
+                            + "connect HTTP/1.1 403 Forbidden\nchunked HTTP/1.1 411 Length Required\n"
+                            + "too large HTTP/1.1 413 Content Too Large\nlocalhost 403\ndirect failed\n");
+            assertThat(received).containsExactly(
+                    "POST /v1/agents/echo-b/invoke auth=Bearer atd_x xff=null evil=null body={\"text\":\"hi\"}",
+                    "POST /v1/agents/echo-b/invoke?version=2 auth=Bearer atd_x xff=null evil=null body={\"text\":\"hi\"}");
+            assertThat(run.networkAttempts()).contains("gateway POST /v1/agents/echo-b/invoke")
+                    .anyMatch(a -> a.startsWith("gateway GET") && a.endsWith("denied"));
+        } finally {
+            gateway.stop(0);
+        }
+    }
+
+    @Test
     void whenWritingOutsideScratchThenEveryPlaceIsReadOnlyOrAbsent() throws IOException {
         write("w.sh", """
                 for f in /agent/x /usr/x /x /etc/x /proc/sys/kernel/core_pattern /home/x /scratch/x; do
