@@ -36,6 +36,11 @@ import dev.atrium.sandbox.SandboxRefused;
  * only when declared and allowed, and of the environment only the declared {@code allowed_env_vars} whose values the
  * operator configured as {@code atrium.sandbox.env.<NAME>} (never the server's own environment). Agents below
  * {@code official} are untrusted: the executor refuses them where it cannot enforce the limits.
+ *
+ * <p>A version that declares agent dependencies also gets the invoke gateway ({@link Network#withGateway}, this
+ * server's own HTTP port) and, in {@code ATRIUM_INVOKE_URL} and {@code ATRIUM_INVOKE_TOKEN}, the base URL to call its
+ * dependencies under and a {@link DependencyTokens dependency token} for the user and the chain of agents so far,
+ * revoked when the run ends.
  */
 @ApplicationScoped
 public class AgentRunner {
@@ -46,6 +51,26 @@ public class AgentRunner {
     /** A finished run and the limits it ran under. */
     public record Run(RunResult result, Limits limits) {
     }
+
+    /** Who the run is for: the user whose call started the chain, and the agents already in it, outermost first. */
+    public record Calling(long userId, List<java.util.UUID> chain) {
+
+        public Calling {
+            chain = List.copyOf(chain);
+        }
+    }
+
+    public static final String INVOKE_URL = "ATRIUM_INVOKE_URL";
+    public static final String INVOKE_TOKEN = "ATRIUM_INVOKE_TOKEN";
+    /** The token outlives the run's own limit by this much, so a call in its last second still authenticates. */
+    static final java.time.Duration TOKEN_GRACE = java.time.Duration.ofSeconds(5);
+
+    @Inject
+    DependencyTokens tokens;
+
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "atrium.http.port", defaultValue = "8080")
+    int httpPort;
 
     @Inject
     Executor executor;
@@ -59,8 +84,8 @@ public class AgentRunner {
     @Inject
     Config config;
 
-    /** Runs {@code version} of the agent; the agent's trust level sets the ceilings. */
-    public Run run(Agent agent, AgentVersion version, byte[] stdin) {
+    /** Runs {@code version} of the agent for {@code calling}; the agent's trust level sets the ceilings. */
+    public Run run(Agent agent, AgentVersion version, byte[] stdin, Calling calling) {
         if (version.bundleKey() == null) {
             throw new BusinessException(Problem.UNAVAILABLE, "This agent cannot run here",
                     "The agent ships as a container image only (runtime.docker_image) and this platform has no "
@@ -76,18 +101,44 @@ public class AgentRunner {
         TrustLevel trust = agent.trustLevel();
         Limits limits = AgentLimits.of(declared, trust);
         Network network = AgentLimits.network(declared, trust) ? Network.to(declared.allowedDomains()) : Network.NONE;
-        var spec = new RunSpec(bundles.unpacked(version.bundleKey()), command, stdin,
-                environment(declared.allowedEnvVars()), limits, network, declared.filesystem(), false,
-                trust != TrustLevel.OFFICIAL);
-        RunResult result = slots.run(() -> {
-            try {
-                return executor.run(spec);
-            } catch (SandboxRefused e) {
-                throw new BusinessException(Problem.UNAVAILABLE, "The sandbox refused to run this agent",
-                        e.getMessage());
+        var environment = environment(declared.allowedEnvVars());
+        var dependencies = dependencies(card);
+        String token = null;
+        if (!dependencies.isEmpty()) {
+            var chain = new ArrayList<>(calling.chain());
+            chain.add(agent.id());
+            token = tokens.mint(new DependencyTokens.Grant(calling.userId(), chain, dependencies),
+                    limits.timeout().plus(TOKEN_GRACE));
+            environment.put(INVOKE_URL, "http://" + Network.GATEWAY_HOST + "/v1/agents");
+            environment.put(INVOKE_TOKEN, token);
+            network = network.withGateway(httpPort);
+        }
+        var spec = new RunSpec(bundles.unpacked(version.bundleKey()), command, stdin, environment, limits, network,
+                declared.filesystem(), false, trust != TrustLevel.OFFICIAL);
+        try {
+            RunResult result = slots.run(() -> {
+                try {
+                    return executor.run(spec);
+                } catch (SandboxRefused e) {
+                    throw new BusinessException(Problem.UNAVAILABLE, "The sandbox refused to run this agent",
+                            e.getMessage());
+                }
+            });
+            return new Run(result, limits);
+        } finally {
+            if (token != null) {
+                tokens.revoke(token);
             }
-        });
-        return new Run(result, limits);
+        }
+    }
+
+    /** The card's declared agent dependencies: name → version range. */
+    static Map<String, String> dependencies(String cardJson) {
+        var declared = new LinkedHashMap<String, String>();
+        for (JsonObject d : DependencyResolver.dependencies(cardJson)) {
+            declared.put(d.getString("name"), d.getString("version"));
+        }
+        return declared;
     }
 
     /** The declared variables the operator gave values to; nothing else of any environment. */

@@ -42,6 +42,11 @@ import dev.atrium.sandbox.Outcome;
  * input against the card's {@code input_schema}; the run in the sandbox with personal data in the input masked;
  * the output scanned for personal data (flagged and alerted, never blocked); then the run and usage records in one
  * short transaction. Not transactional itself: a sandbox run never holds a database transaction open.
+ *
+ * <p>An agent's run calls its declared dependencies here too ({@link #invokeAsDependency}), with the dependency token
+ * its run was given: the call is the user's own invocation (same rate limit, free tier, price and usage record) of an
+ * agent the caller's card declares, within its version range, never of an agent already in the chain, and at most
+ * {@value #MAX_CHAIN} agents deep.
  */
 @ApplicationScoped
 public class InvokeGateway {
@@ -72,8 +77,18 @@ public class InvokeGateway {
         }
     }
 
+    /** The most agents one chain of calls may hold: the user's agent and two levels of dependencies. */
+    public static final int MAX_CHAIN = 3;
+
     @Inject
     RateLimiter limiter;
+
+    @Inject
+    DependencyTokens dependencyTokens;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.dependencies.calls-per-run", defaultValue = "10")
+    int callsPerRun;
 
     @Inject
     AgentRepository agents;
@@ -122,14 +137,63 @@ public class InvokeGateway {
      * rollout (see {@link VersionRouting}).
      */
     public Invocation invoke(Invoker caller, String agentRef, Integer pinnedMajor, JsonValue input) {
+        var rate = rate(caller);
+        Agent agent = active(agentRef);
+        AgentVersion version = routing.versionFor(agent, caller.userId(), pinnedMajor);
+        return invoke(caller, agent, version, input, rate, List.of());
+    }
+
+    /**
+     * A call from an agent's run to one of its dependencies, authenticated by the run's dependency token: 401 for a
+     * token that is not live; 409 ({@link Problem#DEPENDENCY_CHAIN}) for an agent already in the chain or a chain
+     * already {@value #MAX_CHAIN} deep; 403 ({@link Problem#DEPENDENCY_NOT_DECLARED}) for an agent the caller's card
+     * does not declare; 409 when the version that would serve is outside the declared range; 429
+     * ({@link Problem#DEPENDENCY_CALLS_USED_UP}) past the calls one run may make.
+     */
+    public Invocation invokeAsDependency(String token, String agentRef, Integer pinnedMajor, JsonValue input) {
+        var grant = dependencyTokens.resolve(token)
+                .orElseThrow(() -> BusinessException.unauthenticated("Invalid or expired credentials"));
+        Agent agent = active(agentRef);
+        if (grant.chain().contains(agent.id())) {
+            throw new BusinessException(Problem.DEPENDENCY_CHAIN, "A cycle between agents",
+                    "Agent " + agent.name() + " is already running in this chain of calls");
+        }
+        if (grant.chain().size() >= MAX_CHAIN) {
+            throw new BusinessException(Problem.DEPENDENCY_CHAIN, "Too deep a chain of calls",
+                    "A chain of calls between agents holds at most " + MAX_CHAIN + " agents");
+        }
+        String range = grant.dependencies().get(agent.name());
+        if (range == null) {
+            throw new BusinessException(Problem.DEPENDENCY_NOT_DECLARED, "Not a declared dependency",
+                    "The calling agent's card does not declare " + agent.name() + " among its dependencies");
+        }
+        if (!dependencyTokens.countCall(token, callsPerRun, WINDOW)) {
+            throw new BusinessException(Problem.DEPENDENCY_CALLS_USED_UP, "Too many calls from one run",
+                    "One run may call its dependencies at most " + callsPerRun + " times");
+        }
+        var caller = new Invoker(grant.userId(), "user:" + grant.userId());
+        var rate = rate(caller);
+        AgentVersion version = routing.versionFor(agent, grant.userId(), pinnedMajor);
+        var declared = dev.atrium.marketplace.entity.VersionRange.parse(range);
+        if (!declared.contains(dev.atrium.marketplace.entity.SemanticVersion.parse(version.version()))) {
+            throw BusinessException.conflict("Agent " + agent.name() + " would answer with version "
+                    + version.version() + ", outside the declared range " + range);
+        }
+        return invoke(caller, agent, version, input, rate, grant.chain());
+    }
+
+    private RateLimiter.Decision rate(Invoker caller) {
         var rate = limiter.hit("invoke|" + caller.rateKey(), perMinute, WINDOW);
         if (!rate.allowed()) {
             throw new BusinessException(Problem.RATE_LIMITED, "Too many invocations",
                     "At most " + rate.limit() + " invocations per " + WINDOW.toSeconds() + " s window per API key; "
                             + "retry in " + rate.retryAfterSeconds() + " s", rateHeaders(rate, true));
         }
-        Agent agent = active(agentRef);
-        AgentVersion version = routing.versionFor(agent, caller.userId(), pinnedMajor);
+        return rate;
+    }
+
+    private Invocation invoke(Invoker caller, Agent agent, AgentVersion version, JsonValue input,
+                              RateLimiter.Decision rate, List<UUID> chain) {
         boolean free = tenants.tierOf(caller.userId()) == Tier.FREE;
         if (free) {
             freeTier.check(caller.userId());
@@ -144,7 +208,8 @@ public class InvokeGateway {
         var masked = PersonalData.mask(input);
         AgentRunner.Run run;
         try {
-            run = runner.run(agent, version, masked.value().toString().getBytes(StandardCharsets.UTF_8));
+            run = runner.run(agent, version, masked.value().toString().getBytes(StandardCharsets.UTF_8),
+                    new AgentRunner.Calling(caller.userId(), chain));
         } catch (BusinessException e) {
             if (free) {
                 // nothing ran: the call is given back

@@ -15,17 +15,23 @@ public enum Problem {
     ACCOUNT_DEACTIVATED(403, 10005),
     /** A review of an agent the caller used fewer than 3 times (spec 03's review eligibility). */
     REVIEW_NOT_ELIGIBLE(403, 40301),
+    /** An agent called an agent its card does not declare as a dependency. */
+    DEPENDENCY_NOT_DECLARED(403, 40302),
     NOT_FOUND(404, 40400),
     USER_NOT_FOUND(404, 10003),
     METHOD_NOT_ALLOWED(405, 40500),
     CONFLICT(409, 40900),
     EMAIL_REGISTERED(409, 10001),
+    /** A call between agents that would reach an agent already in its chain, or go deeper than allowed. */
+    DEPENDENCY_CHAIN(409, 40901),
     GONE(410, 41000),
     PAYLOAD_TOO_LARGE(413, 41300),
     UNSUPPORTED_MEDIA_TYPE(415, 41500),
     VALIDATION(422, 40001),
     ACCOUNT_LOCKED(423, 10004),
     RATE_LIMITED(429, 42900),
+    /** A run used up the calls to its dependencies that one run may make. */
+    DEPENDENCY_CALLS_USED_UP(429, 42901),
     INTERNAL(500, 50000),
     UPSTREAM(502, 50200),
     UNAVAILABLE(503, 50300);

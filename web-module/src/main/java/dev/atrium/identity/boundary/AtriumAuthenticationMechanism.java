@@ -20,7 +20,9 @@ import dev.atrium.platform.kv.KeyValueStoreException;
  * The one authentication mechanism of the platform (DESIGN decision 3). It reads {@code Authorization: Bearer}
  * (HS256 access tokens, RS256 SSO tokens) or the {@code session_id} cookie, and hands the container the caller's
  * name and groups. A request without credentials goes on anonymously; a bad bearer credential is marked, and the
- * credential filter answers it 401 in the error envelope; a stale session cookie is simply no session.
+ * credential filter answers it 401 in the error envelope; a stale session cookie is simply no session. An agent's
+ * dependency token ({@code atd_…}) is no login at all: on {@code POST /v1/agents/{id}/invoke} it is handed to the
+ * invoke resource as {@link #DEPENDENCY_TOKEN} (the request stays anonymous), anywhere else it is refused.
  */
 @ApplicationScoped
 public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanism {
@@ -30,6 +32,11 @@ public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanis
     /** The key-value store failed while checking the credential (Redis away); the credential filter answers 503. */
     public static final String UNAVAILABLE = "atrium.auth.unavailable";
     public static final String SESSION_COOKIE = "session_id";
+    /** The request attribute carrying an agent run's dependency token, set only on the invoke path. */
+    public static final String DEPENDENCY_TOKEN = "atrium.dependency-token";
+    static final String DEPENDENCY_PREFIX = "atd_";
+    private static final java.util.regex.Pattern INVOKE_PATH = java.util.regex.Pattern.compile(
+            "/v1/agents/[^/]+/invoke");
 
     @Inject
     Authenticator authenticator;
@@ -77,8 +84,19 @@ public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanis
                 request.setAttribute(FAILURE, "Unsupported authorization scheme: use Bearer");
                 return context.doNothing();
             }
+            String credential = header.substring(6).trim();
+            if (credential.startsWith(DEPENDENCY_PREFIX)) {
+                String path = request.getRequestURI().substring(request.getContextPath().length());
+                if ("POST".equals(request.getMethod()) && INVOKE_PATH.matcher(path).matches()) {
+                    request.setAttribute(DEPENDENCY_TOKEN, credential);
+                } else {
+                    request.setAttribute(FAILURE, "A dependency token is accepted by POST /v1/agents/{id}/invoke "
+                            + "only");
+                }
+                return context.doNothing();
+            }
             try {
-                return remember(request, context, authenticator.bearer(header.substring(6).trim()));
+                return remember(request, context, authenticator.bearer(credential));
             } catch (BusinessException e) {
                 request.setAttribute(FAILURE, e.getMessage());
                 return context.doNothing();

@@ -24,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.identity.boundary.AtriumAuthenticationMechanism;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.marketplace.control.InvokeGateway;
@@ -90,13 +91,10 @@ public class InvokeResource {
                                    + "approved versions of that major serve this call, and a rollout of another major "
                                    + "never reaches it; without it the call follows the agent's rollout") String version,
                            InputStream body) {
-        Caller caller = Callers.required(request);
         Integer pinnedMajor = VersionRouting.pinnedMajor(version);
-        var input = JsonInput.read(body);
-        String rateKey = "api_key".equals(caller.credentialKind()) ? "key:" + caller.tokenId()
-                : "user:" + caller.userId();
-        var invocation = gateway.invoke(new InvokeGateway.Invoker(caller.userId(), rateKey), agentId, pinnedMajor,
-                input);
+        var invocation = request.getAttribute(AtriumAuthenticationMechanism.DEPENDENCY_TOKEN) instanceof String token
+                ? gateway.invokeAsDependency(token, agentId, pinnedMajor, JsonInput.read(body))
+                : invokeAsCaller(agentId, pinnedMajor, body);
         Response.ResponseBuilder answer;
         if (invocation.inputError() != null) {
             answer = Response.status(422).entity(InputRejected.of(invocation.inputError()));
@@ -112,5 +110,13 @@ public class InvokeResource {
         }
         InvokeGateway.rateHeaders(invocation.rate(), false).forEach(answer::header);
         return answer.build();
+    }
+
+    private InvokeGateway.Invocation invokeAsCaller(String agentId, Integer pinnedMajor, InputStream body) {
+        Caller caller = Callers.required(request);
+        var input = JsonInput.read(body);
+        String rateKey = "api_key".equals(caller.credentialKind()) ? "key:" + caller.tokenId()
+                : "user:" + caller.userId();
+        return gateway.invoke(new InvokeGateway.Invoker(caller.userId(), rateKey), agentId, pinnedMajor, input);
     }
 }
