@@ -2,6 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.io.InputStream;
 
+import jakarta.annotation.security.PermitAll;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -56,6 +57,8 @@ public class InvokeResource {
     HttpServletRequest request;
 
     @POST
+    // a dependency token is no login: the resource itself requires one or the other (401 without)
+    @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Invoke an agent: run it in the sandbox on the input and answer its output",
             description = "Authenticate (API key or token); at most 100 invocations per 60 s window per API key "
