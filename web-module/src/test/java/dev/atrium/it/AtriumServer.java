@@ -51,6 +51,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     /** Where SSO may send browsers in the tests. */
     /** The rollouts' minimum of calls per version before they are judged, on the test server. */
     public static final int ROLLOUT_MIN_CALLS = 5;
+    /** What every new user's balance starts with in the tests (the product's default is none). */
+    public static final String SIGNUP_CREDIT = "20.00";
+    public static final String WEBHOOK_SECRET = "whsec-integration-tests-0123456789";
     public static final String SSO_REDIRECT = "https://portal.atrium.test/after-login";
     public static final String SSO_SERVICE = "https://service.atrium.test/app";
     /** Task time limits the tasks tests can reach (120 s and 180 s by default). */
@@ -164,6 +167,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         Map<String, String> env = new HashMap<>();
         env.put("ATRIUM_DATA_DIR", dataDir.toString());
         env.put("ATRIUM_HTTP_PORT", Integer.toString(port));
+        // every new user starts with this much credit, so that tests invoke paid agents without topping up first
+        env.put("ATRIUM_BILLING_SIGNUP_CREDIT", SIGNUP_CREDIT);
         if (sessionMode()) {
             env.put("ATRIUM_LOGIN_MODE", "session");
             env.put("ATRIUM_REQUIRE_HTTPS", "true");
@@ -228,6 +233,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_SANDBOX_ENV_ATRIUM_TEST_GREETING", SANDBOX_GREETING);
             // rollouts are judged on a few real invocations (RolloutIT), not the production 50 per version
             env.put("ATRIUM_MARKETPLACE_ROLLOUT_MIN_CALLS", Integer.toString(ROLLOUT_MIN_CALLS));
+            // top-ups wait for the processor's signed callback, which BillingIT sends as a processor would
+            env.put("ATRIUM_BILLING_PROCESSOR", "webhook");
+            env.put("ATRIUM_BILLING_WEBHOOK_SECRET", WEBHOOK_SECRET);
             env.put("ATRIUM_API_DEPRECATIONS", DEPRECATED_PREFIX + "|2026-01-01|2099-01-01|/api/v2/tags,"
                     + "/api/v0|2020-01-01|2020-12-31|/api/v1");
             startOAuthProviders(env);

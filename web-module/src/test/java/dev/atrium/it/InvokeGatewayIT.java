@@ -75,7 +75,7 @@ class InvokeGatewayIT {
         assertThat(record.get("succeeded")).isEqualTo(true);
         var events = InvokeFixtures.rows("SELECT destination FROM outbox_events WHERE event_type = 'UsageRecorded' "
                 + "AND payload = ?", record.get("id").toString());
-        assertThat(events).extracting(r -> r.get("destination")).containsExactly("marketplace.usage");
+        assertThat(events).extracting(r -> r.get("destination")).containsExactly("billing");
         var runs = InvokeFixtures.rows("SELECT status, caller_id FROM agent_runs WHERE id = ?",
                 UUID.fromString(runId));
         assertThat(runs).hasSize(1);

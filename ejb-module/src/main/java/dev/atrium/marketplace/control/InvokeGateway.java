@@ -87,6 +87,9 @@ public class InvokeGateway {
     DependencyTokens dependencyTokens;
 
     @Inject
+    dev.atrium.billing.control.Balances balances;
+
+    @Inject
     @ConfigProperty(name = "atrium.marketplace.dependencies.calls-per-run", defaultValue = "10")
     int callsPerRun;
 
@@ -202,6 +205,10 @@ public class InvokeGateway {
         if (problems.isPresent()) {
             return Invocation.refused(problems.get(), rate);
         }
+        Pricing pricing = Pricing.of(CardValidator.stored(version.cardJson()).pricingJson());
+        // the most this call can cost is reserved first: 402/30001 when the balance cannot cover it
+        BigDecimal maxCharge = pricing.maxCharge();
+        UUID hold = maxCharge.signum() > 0 ? balances.hold(caller.userId(), maxCharge) : null;
         if (free) {
             freeTier.count(caller.userId());
         }
@@ -210,19 +217,36 @@ public class InvokeGateway {
         try {
             run = runner.run(agent, version, masked.value().toString().getBytes(StandardCharsets.UTF_8),
                     new AgentRunner.Calling(caller.userId(), chain));
-        } catch (BusinessException e) {
+        } catch (RuntimeException e) {
             if (free) {
                 // nothing ran: the call is given back
                 freeTier.uncount(caller.userId());
             }
+            release(hold);
             throw e;
         }
-        return finish(caller, agent, version, masked.value(), run, free, rate);
+        try {
+            return finish(caller, agent, version, masked.value(), run, free, rate, pricing, hold);
+        } catch (RuntimeException e) {
+            // no usage record was written: nothing will settle the hold
+            release(hold);
+            throw e;
+        }
+    }
+
+    private void release(UUID hold) {
+        if (hold != null) {
+            try {
+                balances.release(hold);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Could not release hold " + hold, e);
+            }
+        }
     }
 
     private Invocation finish(Invoker caller, Agent agent, AgentVersion served, JsonValue maskedInput,
-                              AgentRunner.Run run, boolean free,
-                              RateLimiter.Decision rate) {
+                              AgentRunner.Run run, boolean free, RateLimiter.Decision rate, Pricing pricing,
+                              UUID hold) {
         var result = run.result();
         var reply = AgentProtocol.read(result, run.limits().timeout().toSeconds());
         RunStatus status = RunStatus.of(result.outcome(), reply.ok());
@@ -240,8 +264,8 @@ public class InvokeGateway {
         var usage = reply.usage();
         var usageFacts = new AgentUsage.Facts(runId, caller.userId(), agent.id(), version, usage.tokensInput(),
                 usage.tokensOutput(), seconds, BigDecimal.valueOf(usage.costLlm()),
-                UsageRecorder.computeCost(seconds, computeRate), status.succeeded());
-        var record = recorder.record(runFacts, usageFacts, Pricing.of(CardValidator.stored(served.cardJson()).pricingJson()));
+                UsageRecorder.computeCost(seconds, computeRate), status.succeeded(), hold);
+        var record = recorder.record(runFacts, usageFacts, pricing);
         if (free) {
             freeTier.tokens(caller.userId(), usage.tokensInput() + usage.tokensOutput());
         }

@@ -10,7 +10,7 @@ import dev.atrium.platform.events.ApplicationEvent;
  */
 public record UsageRecorded(UUID usageId) implements ApplicationEvent {
 
-    public static final String QUEUE = "marketplace.usage";
+    public static final String QUEUE = "billing";
 
     @Override
     public String destination() {

@@ -9,6 +9,8 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import dev.atrium.platform.persistence.NullableUuidConverter;
+
 /**
  * The spec's usage record of one invocation, plus the agent version, the run and the pricing model that set the
  * price. Immutable: written once in the transaction that announces it ({@code UsageRecorded}); billing builds on it.
@@ -63,13 +65,18 @@ public class AgentUsage {
     @Column(nullable = false, updatable = false)
     private boolean succeeded;
 
+    @Column(name = "hold_id", updatable = false)
+    @org.eclipse.persistence.annotations.Converter(name = "usageHoldId", converterClass = NullableUuidConverter.class)
+    @org.eclipse.persistence.annotations.Convert("usageHoldId")
+    private UUID holdId;
+
     protected AgentUsage() {
     }
 
     /** What one invocation used and costs. */
     public record Facts(UUID runId, long userId, UUID agentId, String agentVersion, long tokensInput,
                         long tokensOutput, double executionTimeS, BigDecimal costLlm, BigDecimal costCompute,
-                        boolean succeeded) {
+                        boolean succeeded, UUID holdId) {
     }
 
     /**
@@ -95,11 +102,17 @@ public class AgentUsage {
         usage.developerShare = Pricing.developerShare(usage.priceCharged);
         usage.pricingModel = pricing.model().value();
         usage.succeeded = f.succeeded();
+        usage.holdId = f.holdId();
         return usage;
     }
 
     public UUID id() {
         return id;
+    }
+
+    /** The balance hold placed before the run, which billing settles with this record; null for a free call. */
+    public UUID holdId() {
+        return holdId;
     }
 
     public UUID runId() {

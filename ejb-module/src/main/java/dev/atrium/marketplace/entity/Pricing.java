@@ -31,6 +31,8 @@ public record Pricing(Model model, BigDecimal priceUsd, long freeQuota) {
     public static final int SCALE = 6;
     public static final BigDecimal DEVELOPER_SHARE = new BigDecimal("0.70");
     private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
+    /** {@code per_token} calls are charged for at most this many tokens: the hold placed before the run. */
+    public static final long MAX_BILLED_TOKENS = 100_000;
 
     public static final Pricing FREE = new Pricing(Model.FREE, BigDecimal.ZERO, 0);
 
@@ -68,12 +70,26 @@ public record Pricing(Model model, BigDecimal priceUsd, long freeQuota) {
     public BigDecimal charge(long tokens, long earlierCallsThisMonth) {
         BigDecimal price = switch (model) {
             case PER_CALL -> priceUsd;
-            case PER_TOKEN -> priceUsd.multiply(BigDecimal.valueOf(Math.max(0, tokens)))
+            case PER_TOKEN -> priceUsd.multiply(BigDecimal.valueOf(Math.min(MAX_BILLED_TOKENS, Math.max(0, tokens))))
                     .divide(THOUSAND, SCALE, RoundingMode.HALF_EVEN);
             case FREEMIUM -> earlierCallsThisMonth < freeQuota ? BigDecimal.ZERO : priceUsd;
             case SUBSCRIPTION, FREE -> BigDecimal.ZERO;
         };
         return money(price);
+    }
+
+    /**
+     * The most one call can cost, held on the caller's balance before the run: the price per call ({@code per_call},
+     * {@code freemium}, whose free calls are settled at zero), {@link #MAX_BILLED_TOKENS} tokens' worth for
+     * {@code per_token}, nothing for {@code subscription} and free agents.
+     */
+    public BigDecimal maxCharge() {
+        return money(switch (model) {
+            case PER_CALL, FREEMIUM -> priceUsd;
+            case PER_TOKEN -> priceUsd.multiply(BigDecimal.valueOf(MAX_BILLED_TOKENS))
+                    .divide(THOUSAND, SCALE, RoundingMode.HALF_EVEN);
+            case SUBSCRIPTION, FREE -> BigDecimal.ZERO;
+        });
     }
 
     /** Whether the price depends on the caller's earlier calls this month (only freemium's does). */

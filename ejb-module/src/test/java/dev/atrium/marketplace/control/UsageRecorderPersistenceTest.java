@@ -156,7 +156,7 @@ class UsageRecorderPersistenceTest {
                 succeeded ? null : "The agent exited with code 3", succeeded ? 0 : 3, 1500, "{\"text\":\"[email]\"}",
                 "{\"result\":\"ok\"}", "log [email]", List.of());
         var usage = new AgentUsage.Facts(runId, CALLER, agent, "1.0.0", 300, 700, 1.5, new BigDecimal("0.0004"),
-                UsageRecorder.computeCost(1.5, new BigDecimal("0.00002")), succeeded);
+                UsageRecorder.computeCost(1.5, new BigDecimal("0.00002")), succeeded, null);
         return inTransaction(s -> s.recorder().record(run, usage, pricing));
     }
 

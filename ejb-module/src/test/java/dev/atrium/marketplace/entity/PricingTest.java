@@ -62,7 +62,7 @@ class PricingTest {
     @Test
     void whenARunFailedThenItsUsageIsRecordedAtPriceZero() {
         var facts = new AgentUsage.Facts(UUID.randomUUID(), 7, UUID.randomUUID(), "1.0.0", 10, 20, 1.5,
-                new BigDecimal("0.001"), new BigDecimal("0.00003"), false);
+                new BigDecimal("0.001"), new BigDecimal("0.00003"), false, null);
 
         var usage = AgentUsage.of(UUID.randomUUID(), facts, Pricing.of("{\"model\":\"per_call\",\"price_usd\":2}"), 0,
                 Instant.EPOCH);
@@ -93,13 +93,14 @@ class PricingTest {
 
             BigDecimal expected = switch (model) {
                 case "per_call" -> price;
-                case "per_token" -> price.multiply(BigDecimal.valueOf(tokens)).divide(BigDecimal.valueOf(1000), 6,
-                        RoundingMode.HALF_EVEN);
+                case "per_token" -> price.multiply(BigDecimal.valueOf(Math.min(tokens, Pricing.MAX_BILLED_TOKENS)))
+                        .divide(BigDecimal.valueOf(1000), 6, RoundingMode.HALF_EVEN);
                 case "freemium" -> earlier < quota ? BigDecimal.ZERO : price;
                 default -> BigDecimal.ZERO;
             };
             assertThat(charged).as(round).isEqualByComparingTo(expected.setScale(6, RoundingMode.HALF_EVEN));
             assertThat(charged.signum()).as(round).isGreaterThanOrEqualTo(0);
+            assertThat(charged).as("never above the hold: " + round).isLessThanOrEqualTo(pricing.maxCharge());
             BigDecimal share = Pricing.developerShare(charged);
             assertThat(share).as(round).isLessThanOrEqualTo(charged);
             assertThat(share.subtract(charged.multiply(new BigDecimal("0.7"))).abs())

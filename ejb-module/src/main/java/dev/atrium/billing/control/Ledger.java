@@ -1,0 +1,104 @@
+package dev.atrium.billing.control;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import dev.atrium.billing.entity.AccountKind;
+import dev.atrium.billing.entity.BillingAccount;
+import dev.atrium.billing.entity.EntryKind;
+import dev.atrium.billing.entity.JournalEntry;
+import dev.atrium.billing.entity.Money;
+
+/**
+ * Posts journal entries. Each entry's accounts are locked (in id order, so two entries never wait on each other in a
+ * circle), their cached balances move by the lines, and the entry's reference is unique: posting the same cause twice
+ * posts nothing the second time. An account is created on first use; a user's balance account starts with the
+ * configured sign-up credit ({@code atrium.billing.signup-credit}), itself an entry from promotions.
+ */
+@Stateless
+public class Ledger {
+
+    /** One amount on one account of an entry to post. */
+    public record Line(AccountKind kind, long owner, BigDecimal amount) {
+    }
+
+    @PersistenceContext(unitName = "atrium")
+    EntityManager em;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    @ConfigProperty(name = "atrium.billing.signup-credit", defaultValue = "0")
+    BigDecimal signupCredit;
+
+    /** Posts the entry; empty when an entry with this reference exists (nothing is posted twice). */
+    public Optional<JournalEntry> post(EntryKind kind, String reference, Long actor, String memo, List<Line> lines) {
+        if (posted(reference)) {
+            return Optional.empty();
+        }
+        var postings = new ArrayList<JournalEntry.Posting>();
+        var locked = new java.util.HashMap<java.util.UUID, BillingAccount>();
+        lines.stream().map(l -> account(l.kind(), l.owner())).sorted(Comparator.comparing(BillingAccount::id))
+                .forEach(a -> locked.computeIfAbsent(a.id(), id -> lock(a)));
+        for (Line l : lines) {
+            BillingAccount account = locked.get(account(l.kind(), l.owner()).id());
+            postings.add(new JournalEntry.Posting(account, l.amount()));
+        }
+        var entry = JournalEntry.post(kind, reference, actor, memo, postings, clock.instant());
+        em.persist(entry);
+        entry.lines().forEach(em::persist);
+        return Optional.of(entry);
+    }
+
+    public boolean posted(String reference) {
+        return !em.createQuery("SELECT e.id FROM JournalEntry e WHERE e.reference = :r")
+                .setParameter("r", reference).setMaxResults(1).getResultList().isEmpty();
+    }
+
+    /** The account of this kind and owner, created (for a user's balance with its sign-up credit) when missing. */
+    public BillingAccount account(AccountKind kind, long owner) {
+        var found = find(kind, owner);
+        if (found.isPresent()) {
+            return found.get();
+        }
+        // a concurrent first use of the same account waits for the other insert and then inserts nothing
+        int created = em.createNativeQuery("INSERT INTO billing_accounts (id, kind, owner_id, balance, held, created_at)"
+                        + " VALUES (?, ?, ?, 0, 0, ?) ON CONFLICT (kind, owner_id) DO NOTHING")
+                .setParameter(1, java.util.UUID.randomUUID()).setParameter(2, kind.name()).setParameter(3, owner)
+                .setParameter(4, java.sql.Timestamp.from(clock.instant())).executeUpdate();
+        BillingAccount account = find(kind, owner).orElseThrow();
+        if (created == 1 && kind == AccountKind.USER_BALANCE && Money.of(signupCredit).signum() > 0) {
+            BigDecimal credit = Money.of(signupCredit);
+            post(EntryKind.SIGNUP_CREDIT, "signup:" + owner, null, "Sign-up credit",
+                    List.of(new Line(AccountKind.PROMOTIONS, BillingAccount.PLATFORM, credit.negate()),
+                            new Line(AccountKind.USER_BALANCE, owner, credit)));
+        }
+        return account;
+    }
+
+    public Optional<BillingAccount> find(AccountKind kind, long owner) {
+        return em.createQuery("SELECT a FROM BillingAccount a WHERE a.kind = :kind AND a.ownerId = :owner",
+                        BillingAccount.class).setParameter("kind", kind).setParameter("owner", owner)
+                .getResultStream().findFirst();
+    }
+
+    /** The account's row, locked and read afresh, for changing its balance or hold. */
+    BillingAccount lock(BillingAccount account) {
+        BillingAccount locked = em.find(BillingAccount.class, account.id(), LockModeType.PESSIMISTIC_WRITE);
+        em.refresh(locked);
+        return locked;
+    }
+}

@@ -1,0 +1,96 @@
+package dev.atrium.billing.control;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.UUID;
+import java.util.logging.Logger;
+
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+
+import dev.atrium.billing.entity.AccountKind;
+import dev.atrium.billing.entity.BillingAccount;
+import dev.atrium.billing.entity.EntryKind;
+import dev.atrium.billing.entity.RevenueSplit;
+import dev.atrium.identity.control.UserService;
+import dev.atrium.marketplace.control.UsageQueries;
+import dev.atrium.platform.kv.KeyValueStore;
+import dev.atrium.platform.mail.MailService;
+
+/**
+ * Bills one usage record, once: in one transaction the hold placed for it is settled and, for a charged call, the
+ * entry {@code usage:<id>} posts the price from the user's balance to the developer's earnings (70 %), the platform's
+ * revenue (20 %) and the model cost (10 %). A second delivery of the same record finds the entry and posts nothing.
+ * When the user's balance is then below {@value #LOW_BALANCE} USD, a notice is mailed, at most once a day (UTC).
+ */
+@Stateless
+public class UsageBilling {
+
+    public static final String LOW_BALANCE = "1.00";
+    private static final Logger LOG = Logger.getLogger(UsageBilling.class.getName());
+
+    @Inject
+    UsageQueries usages;
+
+    @Inject
+    Ledger ledger;
+
+    @Inject
+    Balances balances;
+
+    @Inject
+    UserService users;
+
+    @Inject
+    MailService mail;
+
+    @Inject
+    KeyValueStore store;
+
+    @Inject
+    Clock clock;
+
+    /** Bills the usage record; false when it was billed before. Throws while the record cannot be read yet. */
+    public boolean bill(UUID usageId) {
+        String reference = "usage:" + usageId;
+        var usage = usages.billable(usageId)
+                .orElseThrow(() -> new IllegalStateException("Usage record " + usageId + " not found"));
+        if (usage.holdId() != null) {
+            // the hold's row lock also puts two deliveries of the same record one after the other
+            balances.settle(usage.holdId());
+        }
+        if (ledger.posted(reference)) {
+            return false;
+        }
+        BigDecimal price = usage.priceCharged();
+        if (price.signum() == 0) {
+            return false;
+        }
+        var split = RevenueSplit.of(price);
+        ledger.post(EntryKind.USAGE, reference, null, "Agent " + usage.agentName(), List.of(
+                new Ledger.Line(AccountKind.USER_BALANCE, usage.userId(), price.negate()),
+                new Ledger.Line(AccountKind.DEVELOPER_EARNINGS, usage.developerId(), split.developer()),
+                new Ledger.Line(AccountKind.PLATFORM_REVENUE, BillingAccount.PLATFORM, split.platform()),
+                new Ledger.Line(AccountKind.MODEL_COST, BillingAccount.PLATFORM, split.model())));
+        BillingAccount balance = ledger.account(AccountKind.USER_BALANCE, usage.userId());
+        if (balance.balance().compareTo(new BigDecimal(LOW_BALANCE)) < 0) {
+            lowBalance(usage.userId(), balance.balance());
+        }
+        return true;
+    }
+
+    private void lowBalance(long userId, BigDecimal balance) {
+        LocalDate today = LocalDate.now(clock.withZone(ZoneOffset.UTC));
+        if (!store.setIfAbsent("billing:low-balance:" + userId + ":" + today, "1", java.time.Duration.ofDays(2))) {
+            return;
+        }
+        String email = users.get(userId).email().value();
+        mail.queue(email, "Your Atrium balance is low", "Your balance is " + balance.toPlainString()
+                + " USD, below " + LOW_BALANCE + " USD. Paid agents are refused once it cannot cover a call; "
+                + "top up with POST /v1/billing/top-ups.\n");
+        LOG.info(() -> "Low-balance notice queued for user " + userId);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.atrium.billing.entity;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.UUID;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/**
+ * One account of the ledger with its cached balance (the sum of its journal lines) and, for a user's balance, the
+ * part held for invocations in flight. Changed only by the ledger while it holds the row's lock.
+ */
+@Entity
+@Table(name = "billing_accounts")
+public class BillingAccount {
+
+    public static final long PLATFORM = 0;
+
+    @Id
+    private UUID id;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "kind", nullable = false, updatable = false)
+    private AccountKind kind;
+
+    @Column(name = "owner_id", nullable = false, updatable = false)
+    private long ownerId;
+
+    @Column(name = "balance", nullable = false, precision = 19, scale = 6)
+    private BigDecimal balance;
+
+    @Column(name = "held", nullable = false, precision = 19, scale = 6)
+    private BigDecimal held;
+
+    @Column(name = "created_at", nullable = false, updatable = false)
+    private Instant createdAt;
+
+    protected BillingAccount() {
+    }
+
+    public BillingAccount(AccountKind kind, long ownerId, Instant now) {
+        if (kind.perUser() == (ownerId == PLATFORM)) {
+            throw new IllegalArgumentException(kind + " cannot belong to owner " + ownerId);
+        }
+        this.id = UUID.randomUUID();
+        this.kind = kind;
+        this.ownerId = ownerId;
+        this.balance = Money.ZERO;
+        this.held = Money.ZERO;
+        this.createdAt = now;
+    }
+
+    /** A journal line on this account. */
+    void apply(BigDecimal amount) {
+        this.balance = Money.of(balance.add(amount));
+    }
+
+    public UUID id() {
+        return id;
+    }
+
+    public AccountKind kind() {
+        return kind;
+    }
+
+    public long ownerId() {
+        return ownerId;
+    }
+
+    public BigDecimal balance() {
+        return Money.of(balance);
+    }
+
+    public BigDecimal held() {
+        return Money.of(held);
+    }
+
+    /** What may still be spent: the balance less what is held. */
+    public BigDecimal available() {
+        return Money.of(balance.subtract(held));
+    }
+}

@@ -1,0 +1,12 @@
+package dev.atrium.billing.entity;
+
+import java.util.Locale;
+
+/** Why money moved. */
+public enum EntryKind {
+    USAGE, SIGNUP_CREDIT, TOP_UP, ADMIN_CREDIT, REFUND, PAYOUT;
+
+    public String value() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

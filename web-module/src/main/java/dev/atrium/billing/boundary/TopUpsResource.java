@@ -1,0 +1,80 @@
+package dev.atrium.billing.boundary;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.annotation.security.PermitAll;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.billing.control.TopUps;
+import dev.atrium.identity.boundary.Callers;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.webhook.WebhookSignature;
+
+/** Adding money to one's balance, and the payment processor's confirmations. */
+@Path("v1/billing")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "billing")
+public class TopUpsResource {
+
+    static final int WEBHOOK_MAX_BYTES = 64 * 1024;
+
+    @Inject
+    TopUps topUps;
+
+    @Inject
+    HttpServletRequest request;
+
+    @POST
+    @Path("top-ups")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Creates a top-up with the configured processor: the embedded one (development) credits "
+            + "at once; a real one when its signed webhook confirms the payment")
+    public Response create(@Valid @NotNull TopUpRequest body) {
+        var topUp = topUps.create(Callers.required(request).userId(), body.amount());
+        return Response.created(URI.create("/v1/billing/top-ups/" + topUp.id())).entity(TopUpView.from(topUp))
+                .build();
+    }
+
+    @GET
+    @Path("top-ups/{id: [0-9a-fA-F-]+}")
+    @Operation(summary = "One of the caller's top-ups")
+    public TopUpView get(@PathParam("id") UUID id) {
+        return TopUpView.from(topUps.mine(Callers.required(request).userId(), id));
+    }
+
+    @POST
+    @Path("webhooks/top-ups")
+    @PermitAll
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "The payment processor's callback, signed in " + WebhookSignature.HEADER
+            + " (t=<unix seconds>,v1=<HMAC-SHA256 hex of \"<t>.\" + body>); top_up.succeeded credits the top-up once")
+    public Map<String, Object> webhook(@HeaderParam(WebhookSignature.HEADER) String signature, InputStream body)
+            throws IOException {
+        byte[] raw = body.readNBytes(WEBHOOK_MAX_BYTES + 1);
+        if (raw.length > WEBHOOK_MAX_BYTES) {
+            throw BusinessException.badRequest("A webhook body is at most " + WEBHOOK_MAX_BYTES + " bytes");
+        }
+        return Map.of("received", true, "credited", topUps.webhook(raw, signature));
+    }
+}

@@ -1,0 +1,265 @@
+package dev.atrium.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.function.Predicate;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.atrium.platform.webhook.WebhookSignature;
+
+/**
+ * Money through the running server: paid invocations hold the price, the billing queue settles them into the
+ * double-entry ledger exactly once (also when the same event arrives twice), concurrent calls never overspend, a low
+ * balance is mailed once, top-ups are credited once by a signed webhook, administrators credit and refund.
+ */
+@ExtendWith(AtriumServer.class)
+class BillingIT {
+
+    private static Accounts.Account staff;
+
+    @BeforeAll
+    static void staff() {
+        staff = MarketplaceFixtures.staff();
+    }
+
+    /** A listed echo agent charging {@code price} per call; its id and author. */
+    private static InvokeFixtures.Listed paidAgent(String price) {
+        ObjectNode card = InvokeFixtures.pythonCard("paid");
+        card.putObject("pricing").put("model", "per_call").put("price_usd", new BigDecimal(price)).put("free_quota", 0);
+        return InvokeFixtures.listed(staff, card, InvokeFixtures.PYTHON_ECHO);
+    }
+
+    private static BigDecimal balance(Accounts.Account user) {
+        var reply = user.api().get("/v1/me/balance");
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return reply.json().get("balance").decimalValue();
+    }
+
+    private static BigDecimal awaitBalance(Accounts.Account user, Predicate<BigDecimal> done) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        BigDecimal b;
+        do {
+            b = balance(user);
+            if (done.test(b)) {
+                return b;
+            }
+            Accounts.sleep(100);
+        } while (System.nanoTime() < deadline);
+        return b;
+    }
+
+    private static BigDecimal sum(String sql, Object... parameters) throws Exception {
+        var rows = InvokeFixtures.rows(sql, parameters);
+        Object v = rows.isEmpty() ? null : rows.get(0).values().iterator().next();
+        return v == null ? BigDecimal.ZERO.setScale(6) : ((BigDecimal) v).setScale(6);
+    }
+
+    private static BigDecimal money(String amount) {
+        return new BigDecimal(amount).setScale(6);
+    }
+
+    private static long openHolds(Accounts.Account user) throws Exception {
+        return ((Number) InvokeFixtures.rows("SELECT COUNT(*) AS n FROM billing_holds h JOIN billing_accounts a ON "
+                + "a.id = h.account_id WHERE a.owner_id = ? AND a.kind = 'USER_BALANCE' AND h.status = 'OPEN'",
+                user.id()).get(0).get("n")).longValue();
+    }
+
+    @Test
+    void whenAPaidAgentIsInvokedThenTheBalancePaysAndTheSplitAddsUpExactlyOnce() throws Exception {
+        var agent = paidAgent("0.37");
+        var user = Accounts.verified("payer");
+        assertThat(balance(user)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
+
+        var reply = InvokeFixtures.invoke(user.api(), agent.id(), Map.of("text", "hi"));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        String runId = reply.headers().firstValue("Atrium-Run-Id").orElseThrow();
+
+        assertThat(awaitBalance(user, b -> b.compareTo(money("19.63")) == 0)).isEqualByComparingTo("19.63");
+        var usage = InvokeFixtures.rows("SELECT id FROM agent_usage_records WHERE run_id = ?", UUID.fromString(runId));
+        UUID usageId = (UUID) usage.get(0).get("id");
+        String reference = "usage:" + usageId;
+        assertThat(sum("SELECT SUM(l.amount) FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
+                + "WHERE e.reference = ?", reference)).as("an entry's lines sum to zero").isZero();
+        assertThat(sum("SELECT a.balance FROM billing_accounts a WHERE a.kind = 'DEVELOPER_EARNINGS' AND "
+                + "a.owner_id = ?", agent.author().id())).as("70 %").isEqualTo(money("0.259"));
+        assertThat(openHolds(user)).isZero();
+
+        // the same event once more, as a duplicating relay or broker would deliver it
+        InvokeFixtures.rows("INSERT INTO outbox_events (id, event_type, destination, broadcast, payload, created_at) "
+                + "VALUES (?, 'UsageRecorded', 'billing', FALSE, ?, now()) RETURNING id", UUID.randomUUID(),
+                usageId.toString());
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline && !InvokeFixtures.rows("SELECT id FROM outbox_events WHERE payload = ? "
+                + "AND sent_at IS NULL", usageId.toString()).isEmpty()) {
+            Accounts.sleep(100);
+        }
+        Accounts.sleep(1000);
+        assertThat(InvokeFixtures.rows("SELECT id FROM journal_entries WHERE reference = ?", reference)).hasSize(1);
+        assertThat(balance(user)).isEqualByComparingTo("19.63");
+        var statement = user.api().get("/v1/me/ledger");
+        assertThat(statement.status()).as(statement.toString()).isEqualTo(200);
+        assertThat(statement.json().get("items")).extracting(i -> i.get("kind").asText())
+                .containsExactly("usage", "signup_credit");
+    }
+
+    @Test
+    void whenFiftyCallsRaceForTheLastCreditThenTheBalanceNeverGoesBelowZero() throws Exception {
+        var agent = paidAgent("5.00");
+        var user = Accounts.verified("racer");
+        var pool = Executors.newFixedThreadPool(50);
+        var calls = new ArrayList<Callable<Reply>>();
+        for (int i = 0; i < 50; i++) {
+            calls.add(() -> InvokeFixtures.invoke(user.api(), agent.id(), Map.of("text", "race")));
+        }
+        var statuses = new ArrayList<Integer>();
+        var refusals = new ArrayList<Integer>();
+        try {
+            for (var f : pool.invokeAll(calls)) {
+                Reply r = f.get();
+                statuses.add(r.status());
+                if (r.status() == 402) {
+                    refusals.add(r.json().get("error").get("code").asInt());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        long paid = statuses.stream().filter(s -> s == 200).count();
+
+        assertThat(paid).as(statuses.toString()).isBetween(1L, 4L);
+        assertThat(refusals).isNotEmpty().containsOnly(30001);
+        assertThat(statuses).containsOnly(200, 402, 503);
+        BigDecimal expected = money(AtriumServer.SIGNUP_CREDIT).subtract(money("5.00").multiply(BigDecimal.valueOf(
+                paid)));
+        assertThat(awaitBalance(user, b -> b.compareTo(expected) == 0)).isEqualByComparingTo(expected)
+                .isGreaterThanOrEqualTo(BigDecimal.ZERO);
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (openHolds(user) > 0 && System.nanoTime() < deadline) {
+            Accounts.sleep(100);
+        }
+        assertThat(openHolds(user)).isZero();
+        assertThat(sum("SELECT held FROM billing_accounts WHERE kind = 'USER_BALANCE' AND owner_id = ?", user.id()))
+                .isZero();
+    }
+
+    @Test
+    void whenTheBalanceFallsBelowOneThenOneNoticeIsMailedThatDay() throws Exception {
+        var expensive = paidAgent("19.50");
+        var cheap = paidAgent("0.10");
+        var user = Accounts.verified("lowbalance");
+
+        assertThat(InvokeFixtures.invoke(user.api(), expensive.id(), Map.of("text", "a")).status()).isEqualTo(200);
+        Accounts.awaitMail(user.email(), "balance is low", Duration.ofSeconds(20));
+        assertThat(awaitBalance(user, b -> b.compareTo(money("0.50")) == 0)).isEqualByComparingTo("0.50");
+        var refused = InvokeFixtures.invoke(user.api(), expensive.id(), Map.of("text", "b"));
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(402);
+        assertThat(refused.json().get("error").get("code").asInt()).isEqualTo(30001);
+        assertThat(InvokeFixtures.invoke(user.api(), cheap.id(), Map.of("text", "c")).status()).isEqualTo(200);
+        assertThat(awaitBalance(user, b -> b.compareTo(money("0.40")) == 0)).isEqualByComparingTo("0.40");
+        Accounts.sleep(1500);
+
+        assertThat(Accounts.mails(user.email()).stream().filter(m -> m.contains("balance is low"))).hasSize(1);
+    }
+
+    private static Reply webhook(String body, String signature) {
+        var api = Api.anonymous();
+        if (signature != null) {
+            api = api.header(WebhookSignature.HEADER, signature);
+        }
+        return api.send("POST", "/v1/billing/webhooks/top-ups", body.getBytes(StandardCharsets.UTF_8),
+                "application/json");
+    }
+
+    private static String signed(String body, Instant at) {
+        return WebhookSignature.sign(AtriumServer.WEBHOOK_SECRET.getBytes(StandardCharsets.UTF_8),
+                at.getEpochSecond(), body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void whenATopUpIsConfirmedByASignedWebhookThenItIsCreditedOnceWhateverIsReplayed() {
+        var user = Accounts.verified("topup");
+        var created = user.api().post("/v1/billing/top-ups", Map.of("amount", new BigDecimal("12.34")));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(created.json().get("status").asText()).isEqualTo("pending");
+        String id = created.json().get("id").asText();
+        assertThat(balance(user)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
+        String body = "{\"type\":\"top_up.succeeded\",\"data\":{\"top_up_id\":\"" + id + "\"}}";
+        Instant now = Instant.now();
+
+        assertThat(webhook(body, null).status()).isEqualTo(401);
+        assertThat(webhook(body, "t=" + now.getEpochSecond() + ",v1=" + "00".repeat(32)).status()).isEqualTo(401);
+        assertThat(webhook(body, signed(body.replace("succeeded", "failed"), now)).status()).isEqualTo(401);
+        assertThat(webhook(body, signed(body, now.minusSeconds(301))).status()).isEqualTo(400);
+        var first = webhook(body, signed(body, now));
+        var replay = webhook(body, signed(body, now));
+
+        assertThat(first.status()).as(first.toString()).isEqualTo(200);
+        assertThat(first.json().get("credited").asBoolean()).isTrue();
+        assertThat(replay.status()).isEqualTo(200);
+        assertThat(replay.json().get("credited").asBoolean()).isFalse();
+        assertThat(balance(user)).isEqualByComparingTo("32.34");
+        assertThat(user.api().get("/v1/billing/top-ups/" + id).json().get("status").asText()).isEqualTo("succeeded");
+        assertThat(Accounts.verified("other").api().get("/v1/billing/top-ups/" + id).status()).isEqualTo(404);
+    }
+
+    @Test
+    void whenATopUpAmountIsHostileThenItIsRefusedAndNothingIsCreated() throws Exception {
+        var user = Accounts.verified("hostile-topup");
+        List<Object> hostile = List.of(-1, 0, new BigDecimal("0.99"), new BigDecimal("1.001"),
+                new BigDecimal("10000.01"), new BigDecimal("1e400"), "ten", List.of(5), Map.of("amount", 5));
+        for (Object amount : hostile) {
+            var reply = user.api().post("/v1/billing/top-ups", Map.of("amount", amount));
+            assertThat(reply.status()).as(amount + ": " + reply).isIn(400, 422);
+            assertThat(reply.json().get("error")).as(amount.toString()).isNotNull();
+        }
+        assertThat(user.api().send("POST", "/v1/billing/top-ups", "{\"amount\":".getBytes(StandardCharsets.UTF_8),
+                "application/json").status()).isEqualTo(400);
+        assertThat(InvokeFixtures.rows("SELECT id FROM billing_top_ups WHERE user_id = ?", user.id())).isEmpty();
+        assertThat(balance(user)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
+    }
+
+    @Test
+    void whenAnAdministratorCreditsAndRefundsThenEachIsAnEntryWithWhoAndWhy() throws Exception {
+        var agent = paidAgent("2.00");
+        var user = Accounts.verified("refunded");
+        var reply = InvokeFixtures.invoke(user.api(), agent.id(), Map.of("text", "hi"));
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(awaitBalance(user, b -> b.compareTo(money("18.00")) == 0)).isEqualByComparingTo("18.00");
+        UUID usageId = (UUID) InvokeFixtures.rows("SELECT id FROM agent_usage_records WHERE run_id = ?",
+                UUID.fromString(reply.headers().firstValue("Atrium-Run-Id").orElseThrow())).get(0).get("id");
+        var admin = staff.api();
+
+        var credit = admin.post("/v1/admin/billing/credits", Map.of("user_id", user.id(), "amount", 5,
+                "reason", "Goodwill for the outage"));
+        var refund = admin.post("/v1/admin/billing/refunds", Map.of("usage_id", usageId, "reason", "Wrong answer"));
+        var again = admin.post("/v1/admin/billing/refunds", Map.of("usage_id", usageId, "reason", "Twice"));
+
+        assertThat(credit.status()).as(credit.toString()).isEqualTo(201);
+        assertThat(credit.json().get("actor_id").asText()).isEqualTo(Long.toString(staff.id()));
+        assertThat(refund.status()).as(refund.toString()).isEqualTo(201);
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(balance(user)).isEqualByComparingTo("25.00");
+        assertThat(sum("SELECT a.balance FROM billing_accounts a WHERE a.kind = 'DEVELOPER_EARNINGS' AND "
+                + "a.owner_id = ?", agent.author().id())).isZero();
+        assertThat(user.api().post("/v1/admin/billing/credits", Map.of("user_id", user.id(), "amount", 5,
+                "reason", "self-service")).status()).isEqualTo(403);
+        assertThat(admin.post("/v1/admin/billing/credits", Map.of("user_id", user.id(), "amount", 5, "reason", ""))
+                .status()).isEqualTo(422);
+        assertThat(sum("SELECT SUM(amount) FROM journal_lines")).as("the whole ledger balances").isZero();
+    }
+}
