@@ -46,4 +46,21 @@ class EmbeddedDefaultsSmokeIT {
         assertThat(list.get("items").get(0).get("title").asText()).isEqualTo("Hello from the embedded default");
         assertThat(AtriumServer.get().dataDir().resolve("db").toFile().list()).isNotEmpty();
     }
+
+    @Test
+    void whenTheEmbeddedProcessorTakesATopUpThenItIsCreditedAtOnce() {
+        var account = Accounts.verified("smoke-topup");
+        assertThat(account.api().get("/v1/me/balance").json().get("balance").decimalValue())
+                .isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
+
+        var topUp = account.api().post("/v1/billing/top-ups", Map.of("amount", 5));
+
+        assertThat(topUp.status()).as(topUp.toString()).isEqualTo(201);
+        assertThat(topUp.json().get("status").asText()).isEqualTo("succeeded");
+        assertThat(topUp.json().get("processor").asText()).isEqualTo("embedded");
+        var balance = account.api().get("/v1/me/balance").json();
+        assertThat(balance.get("balance").decimalValue()).isEqualByComparingTo("25.00");
+        assertThat(account.api().get("/v1/me/ledger").json().get("items")).extracting(i -> i.get("kind").asText())
+                .containsExactly("top_up", "signup_credit");
+    }
 }
