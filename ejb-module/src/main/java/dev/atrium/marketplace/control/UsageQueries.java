@@ -21,8 +21,66 @@ public class UsageQueries {
                                 BigDecimal priceCharged, UUID holdId, Instant recordedAt) {
     }
 
+    /** The caller's usage records: filters {@code agent_id}, {@code month} (YYYY-MM, UTC), {@code succeeded}. */
+    static final dev.atrium.platform.query.Catalog<AgentUsage> USAGE = dev.atrium.platform.query.Catalog
+            .of(AgentUsage.class).id("id", UUID.class).createdAt("timestamp")
+            .filterable("agent_id", "agentId", UUID.class)
+            .filterable("succeeded", "succeeded", Boolean.class)
+            .sortable("price_charged", "priceCharged", BigDecimal.class, true)
+            .filter("month", (cb, q, root, values) -> {
+                var any = new java.util.ArrayList<jakarta.persistence.criteria.Predicate>();
+                for (String v : values) {
+                    java.time.YearMonth month = month(v);
+                    any.add(cb.and(cb.greaterThanOrEqualTo(root.get("timestamp"), start(month)),
+                            cb.lessThan(root.get("timestamp"), start(month.plusMonths(1)))));
+                }
+                return cb.or(any.toArray(jakarta.persistence.criteria.Predicate[]::new));
+            });
+
+    /** A calendar month, YYYY-MM; 422 otherwise. */
+    public static java.time.YearMonth month(String text) {
+        try {
+            if (text != null && text.matches("[0-9]{4}-[0-9]{2}")) {
+                return java.time.YearMonth.parse(text);
+            }
+        } catch (java.time.DateTimeException e) {
+            // answered below
+        }
+        throw dev.atrium.platform.error.BusinessException.validation("month: a calendar month as YYYY-MM");
+    }
+
+    static Instant start(java.time.YearMonth month) {
+        return month.atDay(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
+    }
+
+    /** One agent's figures for a developer's month: successful calls, what callers paid, the developer's 70 %. */
+    public record AgentRevenue(UUID agentId, String agentName, long calls, BigDecimal gross,
+                               BigDecimal developerShare) {
+    }
+
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
+
+    public dev.atrium.platform.query.Listing<AgentUsage> mine(long userId, dev.atrium.platform.query.ListQuery query) {
+        return new dev.atrium.platform.query.EntityQuery<>(em, USAGE).list(query,
+                (cb, q, root) -> cb.equal(root.get("userId"), userId));
+    }
+
+    /** The month's successful calls of the developer's agents, per agent, by name. */
+    public java.util.List<AgentRevenue> revenue(long developerId, java.time.YearMonth month) {
+        var rows = em.createQuery("SELECT a.id, a.name, COUNT(u), SUM(u.priceCharged), SUM(u.developerShare) "
+                        + "FROM AgentUsage u, Agent a WHERE a.id = u.agentId AND a.authorId = :author "
+                        + "AND u.succeeded = TRUE AND u.timestamp >= :start AND u.timestamp < :end "
+                        + "GROUP BY a.id, a.name ORDER BY a.name", Object[].class)
+                .setParameter("author", developerId).setParameter("start", start(month))
+                .setParameter("end", start(month.plusMonths(1))).getResultList();
+        return rows.stream().map(r -> new AgentRevenue((UUID) r[0], (String) r[1], ((Number) r[2]).longValue(),
+                money(r[3]), money(r[4]))).toList();
+    }
+
+    private static BigDecimal money(Object value) {
+        return (value == null ? BigDecimal.ZERO : (BigDecimal) value).setScale(6, java.math.RoundingMode.HALF_EVEN);
+    }
 
     public Optional<BillableUsage> billable(UUID usageId) {
         AgentUsage usage = em.find(AgentUsage.class, usageId);
