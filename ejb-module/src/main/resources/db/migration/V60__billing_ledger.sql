@@ -19,6 +19,8 @@ CREATE TABLE journal_entries (
     reference VARCHAR(120) NOT NULL,
     actor_id  BIGINT,
     memo      VARCHAR(500),
+    -- when its cause happened (a usage's recorded_at): the day reconciliation counts it under
+    occurred_at TIMESTAMP WITH TIME ZONE NOT NULL,
     posted_at TIMESTAMP WITH TIME ZONE NOT NULL,
     CONSTRAINT journal_entries_reference UNIQUE (reference)
 );
@@ -33,6 +35,7 @@ CREATE TABLE journal_lines (
     CONSTRAINT journal_lines_entry_line UNIQUE (entry_id, line_no)
 );
 CREATE INDEX journal_lines_account ON journal_lines (account_id, posted_at);
+CREATE INDEX journal_entries_kind_occurred ON journal_entries (kind, occurred_at);
 
 -- A hold reserves part of a user's balance for a paid invocation until the billing consumer settles it.
 CREATE TABLE billing_holds (
@@ -57,3 +60,13 @@ CREATE TABLE billing_top_ups (
     confirmed_at TIMESTAMP WITH TIME ZONE
 );
 CREATE INDEX billing_top_ups_user ON billing_top_ups (user_id, created_at);
+
+-- Where a developer's payouts go: a bank account (IBAN, checked by its checksum) or the payment processor.
+CREATE TABLE billing_payout_accounts (
+    user_id     BIGINT PRIMARY KEY,
+    method      VARCHAR(20)  NOT NULL,
+    holder_name VARCHAR(140) NOT NULL,
+    iban        VARCHAR(34),
+    bic         VARCHAR(11),
+    updated_at  TIMESTAMP WITH TIME ZONE NOT NULL
+);

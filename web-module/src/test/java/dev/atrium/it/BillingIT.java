@@ -263,4 +263,73 @@ class BillingIT {
                 .status()).isEqualTo(422);
         assertThat(sum("SELECT SUM(amount) FROM journal_lines")).as("the whole ledger balances").isZero();
     }
+
+    @Test
+    void whenADeveloperReadsTheMonthThenUsageRevenueAndTheDaysReconciliationAgree() throws Exception {
+        var agent = paidAgent("0.50");
+        var user = Accounts.verified("month");
+        for (int i = 0; i < 2; i++) {
+            assertThat(InvokeFixtures.invoke(user.api(), agent.id(), Map.of("text", "n" + i)).status()).isEqualTo(200);
+        }
+        assertThat(awaitBalance(user, b -> b.compareTo(money("19.00")) == 0)).isEqualByComparingTo("19.00");
+        var recorded = (java.sql.Timestamp) InvokeFixtures.rows("SELECT MAX(recorded_at) AS t FROM agent_usage_records "
+                + "WHERE user_id = ?", user.id()).get(0).get("t");
+        var day = recorded.toInstant().atZone(java.time.ZoneOffset.UTC).toLocalDate();
+        String month = java.time.YearMonth.from(day).toString();
+
+        var usage = user.api().get("/v1/me/usage?agent_id=" + agent.id() + "&month=" + month);
+        var revenue = agent.author().api().get("/v1/me/revenue?month=" + month);
+
+        assertThat(usage.status()).as(usage.toString()).isEqualTo(200);
+        assertThat(usage.json().get("total").asLong()).isEqualTo(2);
+        assertThat(usage.json().get("items").get(0).get("price_charged").decimalValue()).isEqualByComparingTo("0.50");
+        assertThat(user.api().get("/v1/me/usage?month=2026-13").status()).isEqualTo(422);
+        assertThat(revenue.status()).as(revenue.toString()).isEqualTo(200);
+        assertThat(revenue.json().get("calls").asLong()).isEqualTo(2);
+        assertThat(revenue.json().get("gross").decimalValue()).isEqualByComparingTo("1.00");
+        assertThat(revenue.json().get("developer_share").decimalValue()).isEqualByComparingTo("0.70");
+        assertThat(revenue.json().get("pending").decimalValue()).isEqualByComparingTo("0.70");
+        assertThat(revenue.json().get("agents").get(0).get("agent_id").asText()).isEqualTo(agent.id());
+        assertThat(agent.author().api().get("/v1/me/revenue?month=13-2026").status()).isEqualTo(422);
+
+        var admin = staff.api();
+        var report = admin.get("/v1/admin/billing/reconciliation?date=" + day);
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!report.json().path("agrees").asBoolean() && System.nanoTime() < deadline) {
+            Accounts.sleep(500);
+            report = admin.get("/v1/admin/billing/reconciliation?date=" + day);
+        }
+        assertThat(report.status()).as(report.toString()).isEqualTo(200);
+        assertThat(report.json().get("agrees").asBoolean()).as(report.toString()).isTrue();
+        assertThat(report.json().get("usage_records").asLong()).isEqualTo(report.json().get("usage_entries").asLong())
+                .isGreaterThanOrEqualTo(2);
+        assertThat(admin.get("/v1/admin/billing/reconciliation?date=yesterday").status()).isEqualTo(422);
+        assertThat(user.api().get("/v1/admin/billing/reconciliation?date=" + day).status()).isEqualTo(403);
+    }
+
+    @Test
+    void whenADeveloperSetsAPayoutAccountThenTheIbanIsCheckedAndNeverShownWhole() {
+        var developer = Accounts.verified("payee");
+        var api = developer.api();
+        assertThat(api.get("/v1/me/payout-account").status()).isEqualTo(404);
+
+        for (String hostile : List.of("DE88370400440532013000", "DE8937040044053201300", "XX89370400440532013000",
+                "DE89370400440532013000<script>", "")) {
+            var reply = api.put("/v1/me/payout-account", Map.of("method", "bank_transfer", "holder_name", "Ada",
+                    "iban", hostile));
+            assertThat(reply.status()).as(hostile + ": " + reply).isEqualTo(422);
+        }
+        var set = api.put("/v1/me/payout-account", Map.of("method", "bank_transfer", "holder_name", "Ada Lovelace",
+                "iban", "DE89 3704 0044 0532 0130 00", "bic", "COBADEFFXXX"));
+
+        assertThat(set.status()).as(set.toString()).isEqualTo(200);
+        assertThat(set.body()).doesNotContain("370400440532013000");
+        assertThat(set.json().get("iban").asText()).isEqualTo("DE••••••••••••••••3000");
+        assertThat(api.get("/v1/me/payout-account").json().get("method").asText()).isEqualTo("bank_transfer");
+        assertThat(api.put("/v1/me/payout-account", Map.of("method", "cash", "holder_name", "Ada")).status())
+                .isEqualTo(422);
+        var processor = api.put("/v1/me/payout-account", Map.of("method", "processor", "holder_name", "Ada"));
+        assertThat(processor.status()).isEqualTo(200);
+        assertThat(processor.json().get("iban").isNull()).isTrue();
+    }
 }

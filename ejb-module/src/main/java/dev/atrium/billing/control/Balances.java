@@ -74,7 +74,7 @@ public class Balances {
     }
 
     /** Closes the hold as settled, in the caller's transaction (billing posts the usage in the same one). */
-    boolean settle(UUID holdId) {
+    public boolean settle(UUID holdId) {
         return close(holdId, Hold.Status.SETTLED);
     }
 

@@ -46,6 +46,12 @@ public class Ledger {
 
     /** Posts the entry; empty when an entry with this reference exists (nothing is posted twice). */
     public Optional<JournalEntry> post(EntryKind kind, String reference, Long actor, String memo, List<Line> lines) {
+        return post(kind, reference, actor, memo, lines, null);
+    }
+
+    /** {@code occurred}: when the entry's cause happened (a usage's time), null for now. */
+    public Optional<JournalEntry> post(EntryKind kind, String reference, Long actor, String memo, List<Line> lines,
+                                       java.time.Instant occurred) {
         if (posted(reference)) {
             return Optional.empty();
         }
@@ -57,7 +63,7 @@ public class Ledger {
             BillingAccount account = locked.get(account(l.kind(), l.owner()).id());
             postings.add(new JournalEntry.Posting(account, l.amount()));
         }
-        var entry = JournalEntry.post(kind, reference, actor, memo, postings, clock.instant());
+        var entry = JournalEntry.post(kind, reference, actor, memo, postings, occurred, clock.instant());
         em.persist(entry);
         entry.lines().forEach(em::persist);
         return Optional.of(entry);

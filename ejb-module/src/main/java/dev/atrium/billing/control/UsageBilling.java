@@ -74,7 +74,8 @@ public class UsageBilling {
                 new Ledger.Line(AccountKind.USER_BALANCE, usage.userId(), price.negate()),
                 new Ledger.Line(AccountKind.DEVELOPER_EARNINGS, usage.developerId(), split.developer()),
                 new Ledger.Line(AccountKind.PLATFORM_REVENUE, BillingAccount.PLATFORM, split.platform()),
-                new Ledger.Line(AccountKind.MODEL_COST, BillingAccount.PLATFORM, split.model())));
+                new Ledger.Line(AccountKind.MODEL_COST, BillingAccount.PLATFORM, split.model())),
+                usage.recordedAt());
         BillingAccount balance = ledger.account(AccountKind.USER_BALANCE, usage.userId());
         if (balance.balance().compareTo(new BigDecimal(LOW_BALANCE)) < 0) {
             lowBalance(usage.userId(), balance.balance());

@@ -46,6 +46,9 @@ public class JournalEntry {
     @Column(name = "memo", updatable = false, length = MEMO_MAX)
     private String memo;
 
+    @Column(name = "occurred_at", nullable = false, updatable = false)
+    private Instant occurredAt;
+
     @Column(name = "posted_at", nullable = false, updatable = false)
     private Instant postedAt;
 
@@ -55,12 +58,13 @@ public class JournalEntry {
     protected JournalEntry() {
     }
 
-    private JournalEntry(EntryKind kind, String reference, Long actorId, String memo, Instant now) {
+    private JournalEntry(EntryKind kind, String reference, Long actorId, String memo, Instant occurred, Instant now) {
         this.id = UUID.randomUUID();
         this.kind = kind;
         this.reference = reference;
         this.actorId = actorId;
         this.memo = memo == null || memo.length() <= MEMO_MAX ? memo : memo.substring(0, MEMO_MAX - 1) + "…";
+        this.occurredAt = occurred == null ? now : occurred;
         this.postedAt = now;
     }
 
@@ -70,6 +74,12 @@ public class JournalEntry {
      */
     public static JournalEntry post(EntryKind kind, String reference, Long actorId, String memo,
                                     List<Posting> postings, Instant now) {
+        return post(kind, reference, actorId, memo, postings, null, now);
+    }
+
+    /** {@code occurred}: when the cause happened (a usage's time), null for now. */
+    public static JournalEntry post(EntryKind kind, String reference, Long actorId, String memo,
+                                    List<Posting> postings, Instant occurred, Instant now) {
         if (reference == null || reference.isBlank() || reference.length() > REFERENCE_MAX) {
             throw new IllegalArgumentException("A journal entry needs a reference of at most " + REFERENCE_MAX);
         }
@@ -81,7 +91,7 @@ public class JournalEntry {
         if (sum.signum() != 0) {
             throw new IllegalArgumentException("A journal entry's lines sum to zero, not " + sum);
         }
-        var entry = new JournalEntry(kind, reference, actorId, memo, now);
+        var entry = new JournalEntry(kind, reference, actorId, memo, occurred, now);
         var lines = new ArrayList<JournalLine>();
         for (Posting p : nonZero) {
             BigDecimal amount = Money.of(p.amount());
@@ -114,6 +124,10 @@ public class JournalEntry {
 
     public String memo() {
         return memo;
+    }
+
+    public Instant occurredAt() {
+        return occurredAt;
     }
 
     public Instant postedAt() {

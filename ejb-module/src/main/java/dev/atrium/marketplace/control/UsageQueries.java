@@ -78,6 +78,24 @@ public class UsageQueries {
                 money(r[3]), money(r[4]))).toList();
     }
 
+    /** How many usage records between the instants were charged (price above zero), and their sum. */
+    public record Charged(long count, BigDecimal sum) {
+    }
+
+    public Charged chargedOn(Instant start, Instant end) {
+        Object[] row = (Object[]) em.createQuery("SELECT COUNT(u), SUM(u.priceCharged) FROM AgentUsage u WHERE "
+                        + "u.priceCharged > 0 AND u.timestamp >= :start AND u.timestamp < :end")
+                .setParameter("start", start).setParameter("end", end).getSingleResult();
+        return new Charged(((Number) row[0]).longValue(), money(row[1]));
+    }
+
+    /** The ids of the usage records between the instants that were charged. */
+    public java.util.List<UUID> chargedIdsOn(Instant start, Instant end) {
+        return em.createQuery("SELECT u.id FROM AgentUsage u WHERE u.priceCharged > 0 AND u.timestamp >= :start "
+                        + "AND u.timestamp < :end", UUID.class)
+                .setParameter("start", start).setParameter("end", end).getResultList();
+    }
+
     private static BigDecimal money(Object value) {
         return (value == null ? BigDecimal.ZERO : (BigDecimal) value).setScale(6, java.math.RoundingMode.HALF_EVEN);
     }

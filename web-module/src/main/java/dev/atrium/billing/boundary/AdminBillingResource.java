@@ -37,6 +37,9 @@ public class AdminBillingResource {
     Balances balances;
 
     @Inject
+    dev.atrium.billing.control.Reconciliation reconciliation;
+
+    @Inject
     HttpServletRequest request;
 
     @POST
@@ -62,5 +65,19 @@ public class AdminBillingResource {
     @Operation(summary = "A user's balance")
     public BalanceView balance(@PathParam("user_id") long userId) {
         return BalanceView.from(balances.of(userId));
+    }
+
+    @GET
+    @Path("reconciliation")
+    @Operation(summary = "A day's reconciliation (UTC): usage records against the ledger, balanced entries, cached "
+            + "balances and holds; agrees true when all hold")
+    public ReconciliationView reconciliation(@jakarta.ws.rs.QueryParam("date") String date) {
+        java.time.LocalDate day;
+        try {
+            day = java.time.LocalDate.parse(date == null ? "" : date);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw dev.atrium.platform.error.BusinessException.validation("date: a day as YYYY-MM-DD");
+        }
+        return ReconciliationView.from(reconciliation.of(day));
     }
 }

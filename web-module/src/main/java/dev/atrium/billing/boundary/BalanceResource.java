@@ -34,6 +34,12 @@ public class BalanceResource {
     LedgerQueries ledger;
 
     @Inject
+    dev.atrium.billing.control.Revenue revenue;
+
+    @Inject
+    dev.atrium.billing.control.PayoutAccounts payoutAccounts;
+
+    @Inject
     HttpServletRequest request;
 
     @Context
@@ -54,5 +60,35 @@ public class BalanceResource {
     public Object statement() {
         return Envelopes.of(ledger.statement(Callers.required(request).userId(), ListRequest.from(uri)), uri,
                 StatementLineView::from);
+    }
+
+    @GET
+    @Path("revenue")
+    @Operation(summary = "The caller's revenue as a developer for a month (UTC; default the current one): calls, "
+            + "gross, the 70 % share, per agent; pending and paid out")
+    public RevenueView revenue(@jakarta.ws.rs.QueryParam("month") String month) {
+        var which = month == null || month.isBlank()
+                ? java.time.YearMonth.now(java.time.ZoneOffset.UTC)
+                : dev.atrium.marketplace.control.UsageQueries.month(month);
+        return RevenueView.from(revenue.of(Callers.required(request).userId(), which));
+    }
+
+    @GET
+    @Path("payout-account")
+    @Operation(summary = "Where the caller's payouts go (IBAN masked); 404 until set")
+    public PayoutAccountView payoutAccount() {
+        return payoutAccounts.of(Callers.required(request).userId()).map(PayoutAccountView::from)
+                .orElseThrow(() -> dev.atrium.platform.error.BusinessException.notFound("Payout account"));
+    }
+
+    @jakarta.ws.rs.PUT
+    @Path("payout-account")
+    @jakarta.ws.rs.Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Sets where the caller's payouts go: bank_transfer with an IBAN (checked by its country's "
+            + "length and mod-97 check digits) and an optional BIC, or processor")
+    public PayoutAccountView putPayoutAccount(@jakarta.validation.Valid @jakarta.validation.constraints.NotNull
+                                              PayoutAccountRequest body) {
+        return PayoutAccountView.from(payoutAccounts.put(Callers.required(request).userId(), body.method(),
+                body.holderName(), body.iban(), body.bic()));
     }
 }

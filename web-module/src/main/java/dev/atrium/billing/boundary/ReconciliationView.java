@@ -1,0 +1,33 @@
+package dev.atrium.billing.boundary;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.json.bind.annotation.JsonbProperty;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import dev.atrium.billing.control.Reconciliation;
+
+@Schema(description = "A day's reconciliation (UTC): charged usage records against usage entries, balanced entries, "
+        + "cached balances and held amounts; the first 100 differences of each kind")
+public record ReconciliationView(String date, @JsonbProperty("usage_records") long usageRecords,
+                                 @JsonbProperty("usage_charged") BigDecimal usageCharged,
+                                 @JsonbProperty("usage_entries") long usageEntries,
+                                 @JsonbProperty("entries_charged") BigDecimal entriesCharged,
+                                 @JsonbProperty("unbilled_usage") List<String> unbilledUsage,
+                                 @JsonbProperty("unbalanced_entries") long unbalancedEntries,
+                                 @JsonbProperty("accounts_off_balance") List<String> accountsOffBalance,
+                                 @JsonbProperty("accounts_off_held") List<String> accountsOffHeld, boolean agrees) {
+
+    public static ReconciliationView from(Reconciliation.Report r) {
+        return new ReconciliationView(r.date().toString(), r.usageRecords(), r.usageCharged(), r.usageEntries(),
+                r.entriesCharged(), ids(r.unbilledUsage()), r.unbalancedEntries(), ids(r.accountsOffBalance()),
+                ids(r.accountsOffHeld()), r.agrees());
+    }
+
+    private static List<String> ids(List<UUID> ids) {
+        return ids.stream().map(UUID::toString).toList();
+    }
+}
