@@ -330,6 +330,6 @@ class BillingIT {
                 .isEqualTo(422);
         var processor = api.put("/v1/me/payout-account", Map.of("method", "processor", "holder_name", "Ada"));
         assertThat(processor.status()).isEqualTo(200);
-        assertThat(processor.json().get("iban").isNull()).isTrue();
+        assertThat(processor.json().path("iban").isMissingNode() || processor.json().path("iban").isNull()).isTrue();
     }
 }

@@ -89,7 +89,7 @@ public class UsageBilling {
             return;
         }
         String email = users.get(userId).email().value();
-        mail.queue(email, "Your Atrium balance is low", "Your balance is " + balance.toPlainString()
+        mail.queue(email, "Your Atrium balance is low", "Your Atrium balance is low: " + balance.toPlainString()
                 + " USD, below " + LOW_BALANCE + " USD. Paid agents are refused once it cannot cover a call; "
                 + "top up with POST /v1/billing/top-ups.\n");
         LOG.info(() -> "Low-balance notice queued for user " + userId);
