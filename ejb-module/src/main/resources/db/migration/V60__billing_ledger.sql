@@ -70,3 +70,20 @@ CREATE TABLE billing_payout_accounts (
     bic         VARCHAR(11),
     updated_at  TIMESTAMP WITH TIME ZONE NOT NULL
 );
+
+-- The monthly payout run's outcome per developer and month: paid (to the bank file or the processor), or carried to
+-- the next month (below the minimum, or no payout account). Unique per developer and month: a month pays once.
+CREATE TABLE billing_payouts (
+    id           UUID PRIMARY KEY,
+    developer_id BIGINT         NOT NULL,
+    pay_month    VARCHAR(7)     NOT NULL,
+    amount       NUMERIC(19, 6) NOT NULL,
+    status       VARCHAR(20)    NOT NULL,
+    method       VARCHAR(20),
+    holder_name  VARCHAR(140),
+    iban         VARCHAR(34),
+    bic          VARCHAR(11),
+    created_at   TIMESTAMP WITH TIME ZONE NOT NULL,
+    CONSTRAINT billing_payouts_month UNIQUE (developer_id, pay_month)
+);
+CREATE INDEX billing_payouts_by_month ON billing_payouts (pay_month, status);

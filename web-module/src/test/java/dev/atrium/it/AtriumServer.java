@@ -236,6 +236,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             // top-ups wait for the processor's signed callback, which BillingIT sends as a processor would
             env.put("ATRIUM_BILLING_PROCESSOR", "webhook");
             env.put("ATRIUM_BILLING_WEBHOOK_SECRET", WEBHOOK_SECRET);
+            env.put("ATRIUM_BILLING_PAYOUT_DEBTOR_NAME", "Atrium Test Platform");
+            env.put("ATRIUM_BILLING_PAYOUT_DEBTOR_IBAN", "DE89370400440532013000");
+            env.put("ATRIUM_BILLING_PAYOUT_DEBTOR_BIC", "COBADEFFXXX");
             env.put("ATRIUM_API_DEPRECATIONS", DEPRECATED_PREFIX + "|2026-01-01|2099-01-01|/api/v2/tags,"
                     + "/api/v0|2020-01-01|2020-12-31|/api/v1");
             startOAuthProviders(env);

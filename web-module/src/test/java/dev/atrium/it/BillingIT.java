@@ -332,4 +332,75 @@ class BillingIT {
         assertThat(processor.status()).isEqualTo(200);
         assertThat(processor.json().path("iban").isMissingNode() || processor.json().path("iban").isNull()).isTrue();
     }
+
+    private static String runPayout(String month) {
+        var started = staff.api().post("/v1/admin/billing/payout-runs", Map.of("month", month));
+        assertThat(started.status()).as(started.toString()).isEqualTo(202);
+        var end = BatchIT.awaitEnd(staff.api(), started.json().get("href").asText(), Duration.ofSeconds(60));
+        assertThat(end.get("status").asText()).as(end.toString()).isEqualTo("COMPLETED");
+        return end.get("exit_status").asText();
+    }
+
+    @Test
+    void whenAMonthIsSettledThenPayoutsAboveTheMinimumAreFiledOnceAndTheRestIsCarried() throws Exception {
+        var big = paidAgent("100.00");
+        var small = paidAgent("10.00");
+        var user = Accounts.verified("settled");
+        assertThat(staff.api().post("/v1/admin/billing/credits", Map.of("user_id", user.id(), "amount", 200,
+                "reason", "Payout test")).status()).isEqualTo(201);
+        assertThat(InvokeFixtures.invoke(user.api(), big.id(), Map.of("text", "x")).status()).isEqualTo(200);
+        assertThat(InvokeFixtures.invoke(user.api(), small.id(), Map.of("text", "x")).status()).isEqualTo(200);
+        assertThat(awaitBalance(user, b -> b.compareTo(money("110.00")) == 0)).isEqualByComparingTo("110.00");
+        assertThat(big.author().api().put("/v1/me/payout-account", Map.of("method", "bank_transfer",
+                "holder_name", "Big Earner", "iban", "GB82 WEST 1234 5698 7654 32", "bic", "NWBKGB2L")).status())
+                .isEqualTo(200);
+        assertThat(small.author().api().put("/v1/me/payout-account", Map.of("method", "bank_transfer",
+                "holder_name", "Small Earner", "iban", "NL91ABNA0417164300")).status()).isEqualTo(200);
+        var recorded = (java.sql.Timestamp) InvokeFixtures.rows("SELECT MAX(recorded_at) AS t FROM agent_usage_records "
+                + "WHERE user_id = ?", user.id()).get(0).get("t");
+        String month = java.time.YearMonth.from(recorded.toInstant().atZone(java.time.ZoneOffset.UTC)).toString();
+
+        String exit = runPayout(month);
+        var run = staff.api().get("/v1/admin/billing/payout-runs/" + month).json();
+
+        assertThat(exit).startsWith("MONTH=" + month + ",TRANSFERS=");
+        var mine = new java.util.HashMap<String, com.fasterxml.jackson.databind.JsonNode>();
+        run.get("payouts").forEach(p -> mine.put(p.get("developer_id").asText(), p));
+        var paid = mine.get(Long.toString(big.author().id()));
+        var carried = mine.get(Long.toString(small.author().id()));
+        assertThat(paid.get("status").asText()).isEqualTo("filed");
+        assertThat(paid.get("amount").decimalValue()).isEqualByComparingTo("70.00");
+        assertThat(paid.get("iban").asText()).isEqualTo("GB••••••••••••••••5432");
+        assertThat(carried.get("status").asText()).isEqualTo("carried");
+        assertThat(carried.get("amount").decimalValue()).isEqualByComparingTo("7.00");
+        var file = staff.api().get("/v1/admin/billing/payout-runs/" + month + "/file");
+        assertThat(file.status()).isEqualTo(200);
+        validatePain001(file.body().getBytes(StandardCharsets.UTF_8));
+        assertThat(file.body()).contains("<IBAN>GB82WEST12345698765432</IBAN>")
+                .contains("<InstdAmt Ccy=\"USD\">70.00</InstdAmt>").doesNotContain("NL91ABNA0417164300");
+
+        runPayout(month);
+
+        assertThat(InvokeFixtures.rows("SELECT id FROM journal_entries WHERE reference = ?",
+                "payout:" + big.author().id() + ":" + month)).hasSize(1);
+        assertThat(InvokeFixtures.rows("SELECT id FROM billing_payouts WHERE developer_id = ?",
+                big.author().id())).hasSize(1);
+        var revenue = big.author().api().get("/v1/me/revenue?month=" + month).json();
+        assertThat(revenue.get("paid_out").decimalValue()).isEqualByComparingTo("70.00");
+        assertThat(revenue.get("pending").decimalValue()).isEqualByComparingTo("0");
+        assertThat(small.author().api().get("/v1/me/revenue?month=" + month).json().get("pending").decimalValue())
+                .isEqualByComparingTo("7.00");
+        assertThat(staff.api().post("/v1/admin/billing/payout-runs", Map.of("month", "2026-1")).status())
+                .isEqualTo(422);
+        assertThat(user.api().get("/v1/admin/billing/payout-runs/" + month).status()).isEqualTo(403);
+    }
+
+    private static void validatePain001(byte[] xml) throws Exception {
+        var factory = javax.xml.validation.SchemaFactory.newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI);
+        try (var xsd = BillingIT.class.getClassLoader().getResourceAsStream("pain.001.001.09.xsd")) {
+            assertThat(xsd).isNotNull();
+            factory.newSchema(new javax.xml.transform.stream.StreamSource(xsd)).newValidator()
+                    .validate(new javax.xml.transform.stream.StreamSource(new java.io.ByteArrayInputStream(xml)));
+        }
+    }
 }

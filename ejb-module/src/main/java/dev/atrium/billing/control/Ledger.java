@@ -102,7 +102,7 @@ public class Ledger {
     }
 
     /** The account's row, locked and read afresh, for changing its balance or hold. */
-    BillingAccount lock(BillingAccount account) {
+    public BillingAccount lock(BillingAccount account) {
         // what this transaction changed is written first: a refresh would otherwise drop it
         em.flush();
         BillingAccount managed = em.contains(account) ? account : em.find(BillingAccount.class, account.id());

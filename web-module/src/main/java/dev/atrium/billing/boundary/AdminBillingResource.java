@@ -16,6 +16,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.billing.control.AdminBilling;
@@ -40,12 +43,21 @@ public class AdminBillingResource {
     dev.atrium.billing.control.Reconciliation reconciliation;
 
     @Inject
+    dev.atrium.billing.control.Payouts payouts;
+
+    @Inject
+    dev.atrium.billing.control.PayoutSchedule payoutRuns;
+
+    @Inject
     HttpServletRequest request;
 
     @POST
     @Path("credits")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Credits a user's balance (whole cents, 1.00 to 10000.00) from promotions, with a reason")
+    @APIResponse(responseCode = "201", description = "The posted entry",
+            content = @Content(schema = @Schema(implementation = EntryView.class)))
+    @APIResponse(responseCode = "422", description = "Amount not whole cents from 1.00 to 10000.00, or no reason")
     public Response credit(@Valid @NotNull CreditRequest body) {
         var entry = billing.credit(Callers.required(request).userId(), body.userId(), body.amount(), body.reason());
         return Response.status(201).entity(EntryView.from(entry)).build();
@@ -55,6 +67,10 @@ public class AdminBillingResource {
     @Path("refunds")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Refunds one billed usage record: its entry reversed, once")
+    @APIResponse(responseCode = "201", description = "The reversing entry",
+            content = @Content(schema = @Schema(implementation = EntryView.class)))
+    @APIResponse(responseCode = "404", description = "No such usage record")
+    @APIResponse(responseCode = "409", description = "Not charged, or refunded already")
     public Response refund(@Valid @NotNull RefundRequest body) {
         var entry = billing.refund(Callers.required(request).userId(), body.usageId(), body.reason());
         return Response.status(201).entity(EntryView.from(entry)).build();
@@ -79,5 +95,44 @@ public class AdminBillingResource {
             throw dev.atrium.platform.error.BusinessException.validation("date: a day as YYYY-MM-DD");
         }
         return ReconciliationView.from(reconciliation.of(day));
+    }
+
+    @POST
+    @Path("payout-runs")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Starts the monthly-payout job for a month (default the previous one); 202 with the batch "
+            + "execution. A month pays each developer once, whatever is run again")
+    @APIResponse(responseCode = "202", description = "{execution_id, href, month}; the execution at href")
+    @APIResponse(responseCode = "422", description = "month is not YYYY-MM")
+    public Response startPayoutRun(PayoutRunRequest body) {
+        String text = body == null ? null : body.month();
+        var month = text == null || text.isBlank() ? payouts.lastMonth()
+                : dev.atrium.marketplace.control.UsageQueries.month(text);
+        long id = payoutRuns.start(month);
+        String href = "/admin/batch-executions/" + id;
+        return Response.accepted(java.util.Map.of("execution_id", Long.toString(id), "href", href, "month",
+                month.toString())).header("Location", href).build();
+    }
+
+    @GET
+    @Path("payout-runs/{month}")
+    @Operation(summary = "A month's payouts: paid and carried counts, the total, each developer's outcome")
+    public PayoutRunView payoutRun(@PathParam("month") String month) {
+        var which = dev.atrium.marketplace.control.UsageQueries.month(month);
+        return PayoutRunView.from(which.toString(), payouts.of(which));
+    }
+
+    @GET
+    @Path("payout-runs/{month}/file")
+    @Produces("application/xml")
+    @Operation(summary = "The month's ISO 20022 pain.001.001.09 credit transfer file")
+    @APIResponse(responseCode = "200", description = "The pain.001.001.09 XML",
+            content = @Content(mediaType = "application/xml"))
+    @APIResponse(responseCode = "404", description = "No file for that month")
+    public Response payoutFile(@PathParam("month") String month) {
+        var which = dev.atrium.marketplace.control.UsageQueries.month(month);
+        var file = payouts.fileOf(which);
+        return Response.ok(file.content(), "application/xml")
+                .header("Content-Disposition", "attachment; filename=\"atrium-payouts-" + which + ".xml\"").build();
     }
 }

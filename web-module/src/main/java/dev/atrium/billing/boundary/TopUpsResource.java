@@ -23,6 +23,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.billing.control.TopUps;
@@ -50,6 +53,9 @@ public class TopUpsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Creates a top-up with the configured processor: the embedded one (development) credits "
             + "at once; a real one when its signed webhook confirms the payment")
+    @APIResponse(responseCode = "201", description = "The top-up, with Location",
+            content = @Content(schema = @Schema(implementation = TopUpView.class)))
+    @APIResponse(responseCode = "422", description = "amount not whole cents from 1.00 to 10000.00")
     public Response create(@Valid @NotNull TopUpRequest body) {
         var topUp = topUps.create(Callers.required(request).userId(), body.amount());
         return Response.created(URI.create("/v1/billing/top-ups/" + topUp.id())).entity(TopUpView.from(topUp))

@@ -1,0 +1,142 @@
+package dev.atrium.billing.control;
+
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+import javax.xml.stream.XMLOutputFactory;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamWriter;
+
+/**
+ * An ISO 20022 customer credit transfer initiation ({@code pain.001.001.09}) for one month's bank payouts: one group
+ * header, one payment information block debiting the platform's account, one transaction per payout with the
+ * payout's id as its end-to-end id. Texts are cut to the schema's lengths; amounts have 2 decimals.
+ */
+public final class Pain001 {
+
+    public static final String NAMESPACE = "urn:iso:std:iso:20022:tech:xsd:pain.001.001.09";
+
+    /** The platform's account that pays. */
+    public record Debtor(String name, String iban, String bic) {
+    }
+
+    /** One transfer. */
+    public record Transfer(String endToEndId, BigDecimal amount, String currency, String creditorName, String iban,
+                           String bic, String remittance) {
+    }
+
+    private Pain001() {
+    }
+
+    public static byte[] write(String messageId, Instant created, LocalDate execution, Debtor debtor,
+                               List<Transfer> transfers) {
+        BigDecimal sum = transfers.stream().map(t -> cents(t.amount())).reduce(BigDecimal.ZERO, BigDecimal::add);
+        var out = new ByteArrayOutputStream();
+        try {
+            XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(out, "UTF-8");
+            x.writeStartDocument("UTF-8", "1.0");
+            x.writeStartElement("Document");
+            x.writeDefaultNamespace(NAMESPACE);
+            x.writeStartElement("CstmrCdtTrfInitn");
+            x.writeStartElement("GrpHdr");
+            text(x, "MsgId", cut(messageId, 35));
+            text(x, "CreDtTm", DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
+                    created.truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC).toLocalDateTime()));
+            text(x, "NbOfTxs", Integer.toString(transfers.size()));
+            text(x, "CtrlSum", sum.toPlainString());
+            x.writeStartElement("InitgPty");
+            text(x, "Nm", cut(debtor.name(), 140));
+            x.writeEndElement();
+            x.writeEndElement();
+            x.writeStartElement("PmtInf");
+            text(x, "PmtInfId", cut(messageId, 35));
+            text(x, "PmtMtd", "TRF");
+            text(x, "NbOfTxs", Integer.toString(transfers.size()));
+            text(x, "CtrlSum", sum.toPlainString());
+            x.writeStartElement("ReqdExctnDt");
+            text(x, "Dt", execution.toString());
+            x.writeEndElement();
+            x.writeStartElement("Dbtr");
+            text(x, "Nm", cut(debtor.name(), 140));
+            x.writeEndElement();
+            account(x, "DbtrAcct", debtor.iban());
+            agent(x, "DbtrAgt", debtor.bic());
+            for (Transfer t : transfers) {
+                x.writeStartElement("CdtTrfTxInf");
+                x.writeStartElement("PmtId");
+                text(x, "EndToEndId", cut(t.endToEndId(), 35));
+                x.writeEndElement();
+                x.writeStartElement("Amt");
+                x.writeStartElement("InstdAmt");
+                x.writeAttribute("Ccy", t.currency());
+                x.writeCharacters(cents(t.amount()).toPlainString());
+                x.writeEndElement();
+                x.writeEndElement();
+                if (t.bic() != null) {
+                    agent(x, "CdtrAgt", t.bic());
+                }
+                x.writeStartElement("Cdtr");
+                text(x, "Nm", cut(t.creditorName(), 140));
+                x.writeEndElement();
+                account(x, "CdtrAcct", t.iban());
+                x.writeStartElement("RmtInf");
+                text(x, "Ustrd", cut(t.remittance(), 140));
+                x.writeEndElement();
+                x.writeEndElement();
+            }
+            x.writeEndElement();
+            x.writeEndElement();
+            x.writeEndElement();
+            x.writeEndDocument();
+            x.close();
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException("Could not write the pain.001 file", e);
+        }
+        return out.toByteArray();
+    }
+
+    static BigDecimal cents(BigDecimal amount) {
+        return amount.setScale(2, RoundingMode.DOWN);
+    }
+
+    private static void account(XMLStreamWriter x, String element, String iban) throws XMLStreamException {
+        x.writeStartElement(element);
+        x.writeStartElement("Id");
+        text(x, "IBAN", iban);
+        x.writeEndElement();
+        x.writeEndElement();
+    }
+
+    private static void agent(XMLStreamWriter x, String element, String bic) throws XMLStreamException {
+        x.writeStartElement(element);
+        x.writeStartElement("FinInstnId");
+        if (bic == null || bic.isBlank()) {
+            x.writeStartElement("Othr");
+            text(x, "Id", "NOTPROVIDED");
+            x.writeEndElement();
+        } else {
+            text(x, "BICFI", bic);
+        }
+        x.writeEndElement();
+        x.writeEndElement();
+    }
+
+    private static void text(XMLStreamWriter x, String element, String value) throws XMLStreamException {
+        x.writeStartElement(element);
+        x.writeCharacters(value);
+        x.writeEndElement();
+    }
+
+    /** At most {@code max} characters, without control characters (the schema's Max…Text types). */
+    static String cut(String text, int max) {
+        String clean = text == null || text.isBlank() ? "-" : text.replaceAll("\\p{Cntrl}", " ").strip();
+        return clean.length() <= max ? clean : clean.substring(0, max);
+    }
+}
