@@ -304,6 +304,25 @@ class BillingIT {
         assertThat(report.json().get("usage_records").asLong()).isEqualTo(report.json().get("usage_entries").asLong())
                 .isGreaterThanOrEqualTo(2);
         assertThat(admin.get("/v1/admin/billing/reconciliation?date=yesterday").status()).isEqualTo(422);
+
+        var started = admin.post("/admin/batch-jobs/daily-marketplace-report/executions?date=" + day);
+        assertThat(started.status()).as(started.toString()).isEqualTo(202);
+        var end = BatchIT.awaitEnd(admin, started.json().get("href").asText(), Duration.ofSeconds(60));
+        assertThat(end.get("status").asText()).as(end.toString()).isEqualTo("COMPLETED");
+        var csv = admin.get("/v1/admin/billing/reports/" + day + ".csv");
+        assertThat(csv.status()).as(csv.toString()).isEqualTo(200);
+        var records = org.apache.commons.csv.CSVFormat.RFC4180.parse(new java.io.StringReader(csv.body()))
+                .getRecords();
+        var line = records.stream().filter(r -> r.get(0).equals(agent.id())).findFirst().orElseThrow();
+        assertThat(line.get(2)).isEqualTo("2");
+        assertThat(new BigDecimal(line.get(4))).isEqualByComparingTo("1.00");
+        assertThat(new BigDecimal(line.get(5))).isEqualByComparingTo("0.70");
+        var total = records.get(records.size() - 1);
+        assertThat(total.get(0)).isEqualTo("TOTAL");
+        assertThat(new BigDecimal(total.get(4))).as("the report's gross is the reconciled day's charges")
+                .isEqualByComparingTo(admin.get("/v1/admin/billing/reconciliation?date=" + day).json()
+                        .get("usage_charged").decimalValue());
+        assertThat(admin.get("/v1/admin/billing/reports/2001-01-01.csv").status()).isEqualTo(404);
         assertThat(user.api().get("/v1/admin/billing/reconciliation?date=" + day).status()).isEqualTo(403);
     }
 

@@ -78,6 +78,22 @@ public class UsageQueries {
                 money(r[3]), money(r[4]))).toList();
     }
 
+    /** One agent's day: calls, successful calls, what callers paid and the developer's share. */
+    public record AgentDay(UUID agentId, String agentName, long calls, long succeeded, BigDecimal gross,
+                           BigDecimal developerShare) {
+    }
+
+    /** Each agent called between the instants, by name. */
+    public java.util.List<AgentDay> byAgent(Instant start, Instant end) {
+        var rows = em.createQuery("SELECT a.id, a.name, COUNT(u), SUM(CASE WHEN u.succeeded = TRUE THEN 1 ELSE 0 END), "
+                        + "SUM(u.priceCharged), SUM(u.developerShare) FROM AgentUsage u, Agent a WHERE a.id = u.agentId "
+                        + "AND u.timestamp >= :start AND u.timestamp < :end GROUP BY a.id, a.name ORDER BY a.name",
+                        Object[].class)
+                .setParameter("start", start).setParameter("end", end).getResultList();
+        return rows.stream().map(r -> new AgentDay((UUID) r[0], (String) r[1], ((Number) r[2]).longValue(),
+                ((Number) r[3]).longValue(), money(r[4]), money(r[5]))).toList();
+    }
+
     /** How many usage records between the instants were charged (price above zero), and their sum. */
     public record Charged(long count, BigDecimal sum) {
     }

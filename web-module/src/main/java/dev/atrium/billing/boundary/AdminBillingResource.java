@@ -49,6 +49,9 @@ public class AdminBillingResource {
     dev.atrium.billing.control.PayoutSchedule payoutRuns;
 
     @Inject
+    dev.atrium.billing.control.MarketplaceReports reports;
+
+    @Inject
     HttpServletRequest request;
 
     @POST
@@ -134,5 +137,24 @@ public class AdminBillingResource {
         var file = payouts.fileOf(which);
         return Response.ok(file.content(), "application/xml")
                 .header("Content-Disposition", "attachment; filename=\"atrium-payouts-" + which + ".xml\"").build();
+    }
+
+    @GET
+    @Path("reports/{date}.csv")
+    @Produces("text/csv")
+    @Operation(summary = "The daily marketplace report of a day (written by the daily-marketplace-report job)")
+    @APIResponse(responseCode = "200", description = "agent_id, agent_name, calls, succeeded, gross, developer_share, "
+            + "platform_share, model_cost; a TOTAL line last", content = @Content(mediaType = "text/csv"))
+    @APIResponse(responseCode = "404", description = "No report for that day")
+    public Response report(@PathParam("date") String date) {
+        java.time.LocalDate day;
+        try {
+            day = java.time.LocalDate.parse(date);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw dev.atrium.platform.error.BusinessException.validation("date: a day as YYYY-MM-DD");
+        }
+        var report = reports.report(day);
+        return Response.ok(report.content(), "text/csv; charset=utf-8").header("Content-Disposition",
+                "attachment; filename=\"atrium-marketplace-" + day + ".csv\"").build();
     }
 }
