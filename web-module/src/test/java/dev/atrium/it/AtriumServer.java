@@ -556,12 +556,12 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     }
 
     /** Where the test run finds PostgreSQL and Redis: the local services, overridable by system properties. */
-    static final class Services {
+    public static final class Services {
 
         private Services() {
         }
 
-        static String postgresUser() {
+        public static String postgresUser() {
             return System.getProperty("atrium.it.pg.user", "postgres");
         }
 

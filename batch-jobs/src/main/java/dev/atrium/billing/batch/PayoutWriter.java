@@ -11,7 +11,11 @@ import jakarta.inject.Named;
 
 import dev.atrium.billing.control.Payouts;
 
-/** Settles a chunk of developers for the month in the chunk's transaction; counts the paid in the step's data. */
+/**
+ * Settles a chunk of developers for the month in the chunk's transaction; counts the paid in the step's data. With
+ * the test hook {@code atrium.test.crash-after-commit} (never in production), the job parameter
+ * {@code crash_after_chunks} halts the JVM inside the chunk after that many.
+ */
 @Named
 @Dependent
 public class PayoutWriter extends AbstractItemWriter {
@@ -24,10 +28,29 @@ public class PayoutWriter extends AbstractItemWriter {
     String month;
 
     @Inject
+    @BatchProperty
+    String crashAfterChunks;
+
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "atrium.test.crash-after-commit",
+            defaultValue = "false")
+    boolean crashHook;
+
+    @Inject
     StepContext step;
+
+    private int chunks;
 
     @Override
     public void writeItems(List<Object> items) {
+        chunks++;
+        if (crashHook && crashAfterChunks != null && !crashAfterChunks.isBlank()
+                && chunks > Integer.parseInt(crashAfterChunks)) {
+            // a test proving exactly-once: the JVM dies inside this chunk's transaction, the earlier ones committed
+            java.util.logging.Logger.getLogger(PayoutWriter.class.getName()).severe("atrium.test.crash-after-commit: "
+                    + "halting inside payout chunk " + chunks);
+            Runtime.getRuntime().halt(137);
+        }
         int paid = payouts.settle(items.stream().map(Long.class::cast).toList(), PayoutMonth.of(month, payouts));
         long before = step.getPersistentUserData() instanceof Long n ? n : 0;
         step.setPersistentUserData(before + paid);
