@@ -5,16 +5,21 @@
  * promotions, external payments and payouts, each with its balance cached under a row lock), {@code journal_entries}
  * and {@code journal_lines} (inserted only; each entry's lines sum to zero; its reference names its cause and is
  * unique, so nothing posts twice), {@code billing_holds} (balance reserved for invocations in flight) and
- * {@code billing_top_ups}. Money has 6 decimals, rounded half to even ({@code Money}); a charge splits 70/20/10
- * ({@code RevenueSplit}).
+ * {@code billing_top_ups}, {@code billing_payout_accounts} (IBAN checked by mod 97) and {@code billing_payouts} (each
+ * developer's outcome of each month's run); the pain.001 files under {@code billing/payouts/} and the daily reports
+ * under {@code reports/marketplace/} in the object store. Money has 6 decimals, rounded half to even ({@code Money});
+ * a charge splits 70/20/10 ({@code RevenueSplit}).
  *
  * <p>Public operations: {@code Balances} (balance, hold, release — the invoke gateway's), {@code UsageBilling.bill}
  * (the {@code billing} queue's consumer, {@code BillingQueue}), {@code TopUps} (create, the processor's signed
- * webhook), {@code AdminBilling} (credit, refund), {@code LedgerQueries} (a user's statement).
+ * webhook), {@code AdminBilling} (credit, refund), {@code LedgerQueries} (a user's statement), {@code Revenue},
+ * {@code PayoutAccounts}, {@code Payouts} (the {@code monthly-payout} job's settle and file, started by
+ * {@code PayoutSchedule}), {@code MarketplaceReports} (the {@code daily-marketplace-report} job's),
+ * {@code Reconciliation}.
  *
- * <p>Leaves out (not built yet): developer revenue and payout accounts, the monthly payout job and its pain.001 file,
- * the daily marketplace report, the reconciliation endpoint, subscriptions' monthly fees and a Stripe-shaped
- * processor. Usage records are the marketplace's, read through {@code UsageQueries}; users are named through the
- * identity context's {@code UserService}.
+ * <p>Leaves out (not built yet): subscriptions' monthly fees, a Stripe-shaped processor, restarting a killed batch
+ * execution from its checkpoint (a new run settles what the killed one did not). Usage records are the
+ * marketplace's, read through {@code UsageQueries}; users are named through the identity context's
+ * {@code UserService}.
  */
 package dev.atrium.billing;

@@ -15,11 +15,13 @@
  * <p>Public operations: {@code SubmissionService.submit}, {@code ReviewService} (submissions, approve, reject,
  * take down), {@code AgentService} (get, list, mine, history), {@code SearchService} (search, recommend),
  * {@code CardValidation} (the card schema), {@code InvokeGateway.invoke} (routed to a version by
- * {@code VersionRouting}), {@code RunService}, {@code TrustService}, {@code ReportService}, {@code RescanService},
+ * {@code VersionRouting}; agents' calls to their dependencies with {@code DependencyTokens}), {@code RunService},
+ * {@code UsageQueries} (usage records for billing and for their callers), {@code TrustService}, {@code ReportService}, {@code RescanService},
  * {@code QualityMeasure}.
  *
  * <p>Leaves out: the sandbox itself (the {@code sandbox} module), and billing (balances, the ledger, payouts: the
- * {@code billing} context, which reads the usage records through their events). Authors are users by id, named through the
+ * {@code billing} context, which reads the usage records through their events and {@code UsageQueries}; the invoke
+ * gateway places and releases its balance holds through billing's {@code Balances}). Authors are users by id, named through the
  * identity context's {@code UserService}; the free-tier limit reads the tier from the AI context's
  * {@code TenantService}.
  */

@@ -14,7 +14,6 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import dev.atrium.platform.batch.BatchJobs;
-import dev.atrium.platform.kv.KeyValueStore;
 
 /**
  * Starts the daily usage report for the day before, every day at 00:15 UTC (spec 02: every 86400 s). With several
@@ -31,18 +30,13 @@ public class UsageReportSchedule {
     BatchJobs jobs;
 
     @Inject
-    KeyValueStore store;
-
-    @Inject
     Clock clock;
 
     @Schedule(hour = "0", minute = "15", persistent = false)
     void daily() {
         LocalDate day = LocalDate.now(clock.withZone(ZoneOffset.UTC)).minusDays(1);
-        if (store.setIfAbsent("report-started:" + day, "1", Duration.ofDays(2))) {
-            long execution = start(day);
-            LOG.info(() -> "Daily usage report for " + day + " started as execution " + execution);
-        }
+        jobs.startOnce(JOB + ":" + day, Duration.ofDays(2), JOB, "date", day.toString())
+                .ifPresent(id -> LOG.info(() -> "Daily usage report for " + day + " started as execution " + id));
     }
 
     /** Starts the report of a day now; answers the execution id. */

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.Properties;
 import java.util.logging.Logger;
 
 import jakarta.ejb.Schedule;
@@ -14,7 +13,6 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import dev.atrium.platform.batch.BatchJobs;
-import dev.atrium.platform.kv.KeyValueStore;
 
 /**
  * Starts the {@value #JOB} job for yesterday daily at 01:30 UTC; with several instances only the one that claims the
@@ -32,19 +30,12 @@ public class MarketplaceReportSchedule {
     BatchJobs jobs;
 
     @Inject
-    KeyValueStore store;
-
-    @Inject
     Clock clock;
 
     @Schedule(hour = "1", minute = "30", persistent = false)
     void daily() {
         LocalDate day = LocalDate.now(clock.withZone(ZoneOffset.UTC)).minusDays(1);
-        if (store.setIfAbsent("marketplace-report-started:" + day, "1", Duration.ofDays(3))) {
-            var parameters = new Properties();
-            parameters.setProperty("date", day.toString());
-            long execution = jobs.start(JOB, parameters);
-            LOG.info(() -> "Marketplace report for " + day + " started as execution " + execution);
-        }
+        jobs.startOnce(JOB + ":" + day, Duration.ofDays(3), JOB, "date", day.toString())
+                .ifPresent(id -> LOG.info(() -> "Marketplace report for " + day + " started as execution " + id));
     }
 }

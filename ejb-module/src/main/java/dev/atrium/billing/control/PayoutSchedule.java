@@ -17,7 +17,6 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.platform.batch.BatchJobs;
-import dev.atrium.platform.kv.KeyValueStore;
 
 /**
  * Starts the {@value #JOB} job for the previous month on the 1st of each month at {@code atrium.billing.payout.hour}
@@ -35,9 +34,6 @@ public class PayoutSchedule {
     BatchJobs jobs;
 
     @Inject
-    KeyValueStore store;
-
-    @Inject
     Clock clock;
 
     @Inject
@@ -51,10 +47,8 @@ public class PayoutSchedule {
             return;
         }
         YearMonth month = YearMonth.from(now).minusMonths(1);
-        if (store.setIfAbsent("monthly-payout-started:" + month, "1", Duration.ofDays(40))) {
-            long execution = start(month);
-            LOG.info(() -> "Monthly payout for " + month + " started as execution " + execution);
-        }
+        jobs.startOnce(JOB + ":" + month, Duration.ofDays(40), JOB, "month", month.toString())
+                .ifPresent(id -> LOG.info(() -> "Monthly payout for " + month + " started as execution " + id));
     }
 
     public long start(YearMonth month) {

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.Properties;
 import java.util.logging.Logger;
 
 import jakarta.ejb.Schedule;
@@ -14,7 +13,6 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import dev.atrium.platform.batch.BatchJobs;
-import dev.atrium.platform.kv.KeyValueStore;
 
 /**
  * Starts the {@value #JOB} batch job daily at 02:30 UTC; with several instances, only the one that claims the day in
@@ -32,17 +30,12 @@ public class QualityScoringSchedule {
     BatchJobs jobs;
 
     @Inject
-    KeyValueStore store;
-
-    @Inject
     Clock clock;
 
     @Schedule(hour = "2", minute = "30", persistent = false)
     void daily() {
         LocalDate day = LocalDate.now(clock.withZone(ZoneOffset.UTC));
-        if (store.setIfAbsent("quality-scoring-started:" + day, "1", Duration.ofDays(2))) {
-            long execution = jobs.start(JOB, new Properties());
-            LOG.info(() -> "Quality scoring for " + day + " started as execution " + execution);
-        }
+        jobs.startOnce(JOB + ":" + day, Duration.ofDays(2), JOB)
+                .ifPresent(id -> LOG.info(() -> "Quality scoring for " + day + " started as execution " + id));
     }
 }

@@ -21,6 +21,9 @@ import dev.atrium.platform.error.BusinessException;
 @ApplicationScoped
 public class BatchJobs {
 
+    @jakarta.inject.Inject
+    dev.atrium.platform.kv.KeyValueStore store;
+
     private static final Pattern NAME = Pattern.compile("^[a-z0-9][a-z0-9-]{0,63}$");
 
     /** What an execution shows. */
@@ -46,6 +49,23 @@ public class BatchJobs {
         } catch (JobStartException e) {
             throw BusinessException.notFound("Batch job " + jobName);
         }
+    }
+
+    /**
+     * Starts the job once across instances: only the caller that claims {@code claim} in the shared store (kept for
+     * {@code keep}) starts it, as schedules firing on every instance need; answers the execution, or empty when
+     * another instance claimed it first. The parameters are name, value pairs.
+     */
+    public java.util.OptionalLong startOnce(String claim, java.time.Duration keep, String jobName,
+                                            String... parameters) {
+        if (!store.setIfAbsent("batch-claim:" + claim, "1", keep)) {
+            return java.util.OptionalLong.empty();
+        }
+        var properties = new Properties();
+        for (int i = 0; i + 1 < parameters.length; i += 2) {
+            properties.setProperty(parameters[i], parameters[i + 1]);
+        }
+        return java.util.OptionalLong.of(start(jobName, properties));
     }
 
     public Optional<Execution> execution(long id) {
