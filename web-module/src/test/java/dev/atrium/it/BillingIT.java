@@ -300,7 +300,13 @@ class BillingIT {
             report = admin.get("/v1/admin/billing/reconciliation?date=" + day);
         }
         assertThat(report.status()).as(report.toString()).isEqualTo(200);
-        assertThat(report.json().get("agrees").asBoolean()).as(report.toString()).isTrue();
+        var unbilled = new ArrayList<String>();
+        for (var id : report.json().get("unbilled_usage")) {
+            unbilled.add(InvokeFixtures.rows("SELECT u.recorded_at, u.user_id, u.hold_id, o.sent_at, o.attempts, "
+                    + "o.next_attempt_at, o.created_at, o.last_error FROM agent_usage_records u LEFT JOIN outbox_events "
+                    + "o ON o.payload = CAST(u.id AS VARCHAR) WHERE u.id = ?", UUID.fromString(id.asText())).toString());
+        }
+        assertThat(report.json().get("agrees").asBoolean()).as(report + " " + unbilled).isTrue();
         assertThat(report.json().get("usage_records").asLong()).isEqualTo(report.json().get("usage_entries").asLong())
                 .isGreaterThanOrEqualTo(2);
         assertThat(admin.get("/v1/admin/billing/reconciliation?date=yesterday").status()).isEqualTo(422);
