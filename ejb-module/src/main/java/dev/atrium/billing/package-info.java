@@ -17,7 +17,7 @@
  * {@code PayoutSchedule}), {@code MarketplaceReports} (the {@code daily-marketplace-report} job's),
  * {@code Reconciliation}.
  *
- * <p>Leaves out (not built yet): subscriptions' monthly fees, a Stripe-shaped processor, restarting a killed batch
+ * <p>Leaves out (not built yet): a Stripe-shaped processor, restarting a killed batch
  * execution from its checkpoint (a new run settles what the killed one did not). Usage records are the
  * marketplace's, read through {@code UsageQueries}; users are named through the identity context's
  * {@code UserService}.

@@ -53,6 +53,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     public static final int ROLLOUT_MIN_CALLS = 5;
     /** What every new user's balance starts with in the tests (the product's default is none). */
     public static final String SIGNUP_CREDIT = "20.00";
+    /** The subscription pricing's cap of calls per second in the tests (the product's default is 5). */
+    public static final int SUBSCRIPTION_PER_SECOND = 2;
     public static final String WEBHOOK_SECRET = "whsec-integration-tests-0123456789";
     public static final String SSO_REDIRECT = "https://portal.atrium.test/after-login";
     public static final String SSO_SERVICE = "https://service.atrium.test/app";
@@ -237,6 +239,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_BILLING_PROCESSOR", "webhook");
             env.put("ATRIUM_BILLING_WEBHOOK_SECRET", WEBHOOK_SECRET);
             env.put("ATRIUM_BILLING_PAYOUT_DEBTOR_NAME", "Atrium Test Platform");
+            env.put("ATRIUM_MARKETPLACE_SUBSCRIPTION_CALLS_PER_SECOND", Integer.toString(SUBSCRIPTION_PER_SECOND));
             env.put("ATRIUM_BILLING_PAYOUT_DEBTOR_IBAN", "DE89370400440532013000");
             env.put("ATRIUM_BILLING_PAYOUT_DEBTOR_BIC", "COBADEFFXXX");
             env.put("ATRIUM_API_DEPRECATIONS", DEPRECATED_PREFIX + "|2026-01-01|2099-01-01|/api/v2/tags,"

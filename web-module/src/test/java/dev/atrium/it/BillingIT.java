@@ -435,4 +435,45 @@ class BillingIT {
                     .validate(new javax.xml.transform.stream.StreamSource(new java.io.ByteArrayInputStream(xml)));
         }
     }
+
+    @Test
+    void whenASubscriberCallsThenTheMonthsFirstCallPaysTheFeeAndTheRestAreCappedPerSecond() throws Exception {
+        ObjectNode card = InvokeFixtures.pythonCard("subscribed");
+        card.putObject("pricing").put("model", "subscription").put("price_usd", new BigDecimal("3.00"));
+        var agent = InvokeFixtures.listed(staff, card, InvokeFixtures.PYTHON_ECHO);
+        var user = Accounts.verified("subscriber");
+
+        for (int i = 0; i < 3; i++) {
+            var reply = InvokeFixtures.invoke(user.api(), agent.id(), Map.of("text", "s" + i));
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+            // one call a second, under the cap
+            Accounts.sleep(1100);
+        }
+        assertThat(awaitBalance(user, b -> b.compareTo(money("17.00")) == 0)).isEqualByComparingTo("17.00");
+        assertThat(InvokeFixtures.rows("SELECT price_charged FROM agent_usage_records WHERE user_id = ? ORDER BY "
+                + "recorded_at", user.id())).extracting(r -> ((BigDecimal) r.get("price_charged")).stripTrailingZeros()
+                .toPlainString()).containsExactly("3", "0", "0");
+
+        var pool = Executors.newFixedThreadPool(8);
+        var calls = new ArrayList<Callable<Reply>>();
+        for (int i = 0; i < 8; i++) {
+            calls.add(() -> InvokeFixtures.invoke(user.api(), agent.id(), Map.of("text", "burst")));
+        }
+        var capped = new ArrayList<Reply>();
+        try {
+            for (var f : pool.invokeAll(calls)) {
+                if (f.get().status() == 429) {
+                    capped.add(f.get());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(capped).as("at most " + AtriumServer.SUBSCRIPTION_PER_SECOND + " a second").isNotEmpty()
+                .allSatisfy(r -> {
+                    assertThat(r.json().get("error").get("code").asInt()).isEqualTo(42900);
+                    assertThat(r.header("Retry-After")).isNotNull();
+                });
+        assertThat(balance(user)).as("no second fee this month").isEqualByComparingTo("17.00");
+    }
 }

@@ -94,6 +94,10 @@ public class InvokeGateway {
     int callsPerRun;
 
     @Inject
+    @ConfigProperty(name = "atrium.marketplace.subscription.calls-per-second", defaultValue = "5")
+    int subscriptionPerSecond;
+
+    @Inject
     AgentRepository agents;
 
     @Inject
@@ -206,8 +210,12 @@ public class InvokeGateway {
             return Invocation.refused(problems.get(), rate);
         }
         Pricing pricing = Pricing.of(CardValidator.stored(version.cardJson()).pricingJson());
+        if (pricing.model() == Pricing.Model.SUBSCRIPTION) {
+            subscriptionCap(caller, agent);
+        }
         // the most this call can cost is reserved first: 402/30001 when the balance cannot cover it
-        BigDecimal maxCharge = pricing.maxCharge();
+        BigDecimal maxCharge = pricing.maxCharge(pricing.countsEarlierCalls()
+                ? recorder.successfulCallsThisMonth(caller.userId(), agent.id()) : 0);
         UUID hold = maxCharge.signum() > 0 ? balances.hold(caller.userId(), maxCharge) : null;
         if (free) {
             freeTier.count(caller.userId());
@@ -231,6 +239,17 @@ public class InvokeGateway {
             // no usage record was written: nothing will settle the hold
             release(hold);
             throw e;
+        }
+    }
+
+    /** Subscribers may call one agent at most {@code subscriptionPerSecond} times a second: 429 past it. */
+    private void subscriptionCap(Invoker caller, Agent agent) {
+        var second = limiter.hit("subscription|" + caller.userId() + "|" + agent.id(), subscriptionPerSecond,
+                Duration.ofSeconds(1));
+        if (!second.allowed()) {
+            throw new BusinessException(Problem.RATE_LIMITED, "Too many calls of a subscription",
+                    "A subscription allows at most " + subscriptionPerSecond + " calls per second of one agent",
+                    rateHeaders(second, true));
         }
     }
 

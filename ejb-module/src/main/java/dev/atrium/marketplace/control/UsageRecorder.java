@@ -52,8 +52,8 @@ public class UsageRecorder {
         return record;
     }
 
-    /** The caller's successful calls of the agent this calendar month (UTC), for freemium's free quota. */
-    private long successfulCallsThisMonth(long userId, UUID agentId) {
+    /** The caller's successful calls of the agent this calendar month (UTC): freemium's quota, subscription's fee. */
+    public long successfulCallsThisMonth(long userId, UUID agentId) {
         var start = YearMonth.now(clock.withZone(ZoneOffset.UTC)).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
         return em.createQuery("SELECT COUNT(u) FROM AgentUsage u WHERE u.userId = :user AND u.agentId = :agent "
                         + "AND u.succeeded = TRUE AND u.timestamp >= :start", Long.class)

@@ -14,7 +14,8 @@ import dev.atrium.platform.http.JsonInput;
  * The card's pricing and what one call costs the caller (README, "Usage records"): {@code per_call} charges
  * {@code price_usd}; {@code per_token} charges {@code price_usd} per 1,000 tokens (input plus output as the agent
  * reported them); {@code freemium} is free for the first {@code free_quota} successful calls of a user in a calendar
- * month (UTC), then {@code price_usd}; {@code subscription} charges nothing per call (the monthly fee is billing's).
+ * month (UTC), then {@code price_usd}; {@code subscription} charges {@code price_usd} as the month's fee on a user's
+ * first successful call of the agent in a calendar month (UTC) and nothing for the month's other calls.
  * A card without pricing is free. The developer's share is 70 % of the price. Amounts have 6 decimals, rounded half
  * to even.
  */
@@ -73,28 +74,32 @@ public record Pricing(Model model, BigDecimal priceUsd, long freeQuota) {
             case PER_TOKEN -> priceUsd.multiply(BigDecimal.valueOf(Math.min(MAX_BILLED_TOKENS, Math.max(0, tokens))))
                     .divide(THOUSAND, SCALE, RoundingMode.HALF_EVEN);
             case FREEMIUM -> earlierCallsThisMonth < freeQuota ? BigDecimal.ZERO : priceUsd;
-            case SUBSCRIPTION, FREE -> BigDecimal.ZERO;
+            case SUBSCRIPTION -> earlierCallsThisMonth == 0 ? priceUsd : BigDecimal.ZERO;
+            case FREE -> BigDecimal.ZERO;
         };
         return money(price);
     }
 
     /**
-     * The most one call can cost, held on the caller's balance before the run: the price per call ({@code per_call},
-     * {@code freemium}, whose free calls are settled at zero), {@link #MAX_BILLED_TOKENS} tokens' worth for
-     * {@code per_token}, nothing for {@code subscription} and free agents.
+     * The most one call can cost, held on the caller's balance before the run, the caller having made
+     * {@code earlierCallsThisMonth} successful calls of the agent this month: the price per call ({@code per_call};
+     * {@code freemium} past its free quota; {@code subscription} while the month's fee is unpaid),
+     * {@link #MAX_BILLED_TOKENS} tokens' worth for {@code per_token}, nothing otherwise.
      */
-    public BigDecimal maxCharge() {
+    public BigDecimal maxCharge(long earlierCallsThisMonth) {
         return money(switch (model) {
-            case PER_CALL, FREEMIUM -> priceUsd;
+            case PER_CALL -> priceUsd;
+            case FREEMIUM -> earlierCallsThisMonth < freeQuota ? BigDecimal.ZERO : priceUsd;
+            case SUBSCRIPTION -> earlierCallsThisMonth == 0 ? priceUsd : BigDecimal.ZERO;
             case PER_TOKEN -> priceUsd.multiply(BigDecimal.valueOf(MAX_BILLED_TOKENS))
                     .divide(THOUSAND, SCALE, RoundingMode.HALF_EVEN);
-            case SUBSCRIPTION, FREE -> BigDecimal.ZERO;
+            case FREE -> BigDecimal.ZERO;
         });
     }
 
-    /** Whether the price depends on the caller's earlier calls this month (only freemium's does). */
+    /** Whether the price depends on the caller's earlier calls this month (freemium's and subscription's). */
     public boolean countsEarlierCalls() {
-        return model == Model.FREEMIUM && freeQuota > 0;
+        return model == Model.FREEMIUM && freeQuota > 0 || model == Model.SUBSCRIPTION;
     }
 
     public static BigDecimal developerShare(BigDecimal price) {

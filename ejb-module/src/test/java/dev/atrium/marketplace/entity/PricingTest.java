@@ -34,6 +34,8 @@ class PricingTest {
             "freemium,     0.05,   10,     9,  0.000000",
             "freemium,     0.05,   10,     10, 0.050000",
             "freemium,     0.05,   10,     11, 0.050000",
+            "subscription, 9.99,   5000,   0,  9.990000",
+            "subscription, 9.99,   5000,   1,  0.000000",
             "subscription, 9.99,   5000,   3,  0.000000",
             "unknown,      1.00,   5000,   3,  0.000000"})
     void whenACallIsPricedThenTheCardsModelDecides(String model, String price, long tokens, long earlier,
@@ -42,6 +44,8 @@ class PricingTest {
 
         assertThat(pricing.charge(tokens, earlier)).isEqualByComparingTo(expected);
         assertThat(pricing.charge(tokens, earlier).scale()).isEqualTo(6);
+        assertThat(pricing.charge(tokens, earlier)).as("the hold covers it")
+                .isLessThanOrEqualTo(pricing.maxCharge(earlier));
     }
 
     @ParameterizedTest(name = "share of {0} = {1}")
@@ -96,11 +100,12 @@ class PricingTest {
                 case "per_token" -> price.multiply(BigDecimal.valueOf(Math.min(tokens, Pricing.MAX_BILLED_TOKENS)))
                         .divide(BigDecimal.valueOf(1000), 6, RoundingMode.HALF_EVEN);
                 case "freemium" -> earlier < quota ? BigDecimal.ZERO : price;
+                case "subscription" -> earlier == 0 ? price : BigDecimal.ZERO;
                 default -> BigDecimal.ZERO;
             };
             assertThat(charged).as(round).isEqualByComparingTo(expected.setScale(6, RoundingMode.HALF_EVEN));
             assertThat(charged.signum()).as(round).isGreaterThanOrEqualTo(0);
-            assertThat(charged).as("never above the hold: " + round).isLessThanOrEqualTo(pricing.maxCharge());
+            assertThat(charged).as("never above the hold: " + round).isLessThanOrEqualTo(pricing.maxCharge(earlier));
             BigDecimal share = Pricing.developerShare(charged);
             assertThat(share).as(round).isLessThanOrEqualTo(charged);
             assertThat(share.subtract(charged.multiply(new BigDecimal("0.7"))).abs())
