@@ -78,6 +78,25 @@ public class Balances {
         return close(holdId, Hold.Status.SETTLED);
     }
 
+    /** Settles several holds in the caller's transaction: one locking query, one update per account. */
+    public void settleAll(java.util.Collection<UUID> holdIds) {
+        if (holdIds.isEmpty()) {
+            return;
+        }
+        em.flush();
+        var holds = em.createQuery("SELECT h FROM Hold h WHERE h.id IN :ids ORDER BY h.id", Hold.class)
+                .setParameter("ids", holdIds).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
+        var released = new java.util.TreeMap<UUID, BigDecimal>();
+        for (Hold hold : holds) {
+            if (hold.close(Hold.Status.SETTLED, clock.instant())) {
+                released.merge(hold.accountId(), hold.amount(), BigDecimal::add);
+            }
+        }
+        released.forEach((account, amount) -> em.createNativeQuery(
+                        "UPDATE billing_accounts SET held = held - ? WHERE id = ?")
+                .setParameter(1, amount).setParameter(2, account).executeUpdate());
+    }
+
     private boolean close(UUID holdId, Hold.Status to) {
         em.flush();
         Hold hold = em.find(Hold.class, holdId, LockModeType.PESSIMISTIC_WRITE);

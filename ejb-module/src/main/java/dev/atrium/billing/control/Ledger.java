@@ -69,6 +69,44 @@ public class Ledger {
         return Optional.of(entry);
     }
 
+    /** One entry to post with others in {@link #postAll}. */
+    public record Request(EntryKind kind, String reference, Long actor, String memo, List<Line> lines,
+                          java.time.Instant occurred) {
+    }
+
+    /**
+     * Posts several entries in the caller's transaction, locking each account they touch once (in id order) rather
+     * than once per entry: what makes a busy account such as the platform's revenue no bottleneck. Entries whose
+     * reference is posted already are skipped; answers how many were posted.
+     */
+    public int postAll(List<Request> requests) {
+        if (requests.isEmpty()) {
+            return 0;
+        }
+        var references = requests.stream().map(Request::reference).toList();
+        var done = new java.util.HashSet<>(em.createQuery("SELECT e.reference FROM JournalEntry e WHERE e.reference "
+                + "IN :refs", String.class).setParameter("refs", references).getResultList());
+        var todo = requests.stream().filter(r -> done.add(r.reference())).toList();
+        var byKey = new java.util.HashMap<String, BillingAccount>();
+        for (Request r : todo) {
+            for (Line l : r.lines()) {
+                byKey.computeIfAbsent(l.kind() + ":" + l.owner(), k -> account(l.kind(), l.owner()));
+            }
+        }
+        em.flush();
+        byKey.values().stream().sorted(Comparator.comparing(BillingAccount::id))
+                .forEach(a -> em.refresh(a, LockModeType.PESSIMISTIC_WRITE));
+        var now = clock.instant();
+        for (Request r : todo) {
+            var postings = r.lines().stream().map(l -> new JournalEntry.Posting(byKey.get(l.kind() + ":" + l.owner()),
+                    l.amount())).toList();
+            var entry = JournalEntry.post(r.kind(), r.reference(), r.actor(), r.memo(), postings, r.occurred(), now);
+            em.persist(entry);
+            entry.lines().forEach(em::persist);
+        }
+        return todo.size();
+    }
+
     public boolean posted(String reference) {
         return !em.createQuery("SELECT e.id FROM JournalEntry e WHERE e.reference = :r")
                 .setParameter("r", reference).setMaxResults(1).getResultList().isEmpty();

@@ -53,6 +53,43 @@ public class UsageBilling {
     @Inject
     Clock clock;
 
+    /**
+     * Bills several usage records in one transaction (the billing queue's batches): their holds settled together,
+     * their entries posted with each account locked once. Throws, and nothing is billed, while any cannot be read.
+     */
+    public int billAll(java.util.List<UUID> usageIds) {
+        var found = usages.billable(usageIds);
+        if (found.size() < new java.util.HashSet<>(usageIds).size()) {
+            throw new IllegalStateException("Some of " + usageIds.size() + " usage records were not found");
+        }
+        balances.settleAll(found.values().stream().map(UsageQueries.BillableUsage::holdId)
+                .filter(java.util.Objects::nonNull).toList());
+        var requests = new java.util.ArrayList<Ledger.Request>();
+        for (var usage : found.values()) {
+            BigDecimal price = usage.priceCharged();
+            if (price.signum() == 0) {
+                continue;
+            }
+            var split = RevenueSplit.of(price);
+            requests.add(new Ledger.Request(EntryKind.USAGE, "usage:" + usage.usageId(), null,
+                    "Agent " + usage.agentName(), List.of(
+                    new Ledger.Line(AccountKind.USER_BALANCE, usage.userId(), price.negate()),
+                    new Ledger.Line(AccountKind.DEVELOPER_EARNINGS, usage.developerId(), split.developer()),
+                    new Ledger.Line(AccountKind.PLATFORM_REVENUE, BillingAccount.PLATFORM, split.platform()),
+                    new Ledger.Line(AccountKind.MODEL_COST, BillingAccount.PLATFORM, split.model())),
+                    usage.recordedAt()));
+        }
+        int posted = ledger.postAll(requests);
+        // the users charged in this batch, each looked at once
+        requests.stream().map(r -> r.lines().get(0).owner()).distinct().forEach(user -> {
+            BillingAccount balance = ledger.account(AccountKind.USER_BALANCE, user);
+            if (balance.balance().compareTo(new BigDecimal(LOW_BALANCE)) < 0) {
+                lowBalance(user, balance.balance());
+            }
+        });
+        return posted;
+    }
+
     /** Bills the usage record; false when it was billed before. Throws while the record cannot be read yet. */
     public boolean bill(UUID usageId) {
         String reference = "usage:" + usageId;

@@ -116,6 +116,28 @@ public class UsageQueries {
         return (value == null ? BigDecimal.ZERO : (BigDecimal) value).setScale(6, java.math.RoundingMode.HALF_EVEN);
     }
 
+    /** Several usage records at once (two queries), by id; ids not found are left out. */
+    public java.util.Map<UUID, BillableUsage> billable(java.util.Collection<UUID> usageIds) {
+        if (usageIds.isEmpty()) {
+            return java.util.Map.of();
+        }
+        var found = em.createQuery("SELECT u FROM AgentUsage u WHERE u.id IN :ids", AgentUsage.class)
+                .setParameter("ids", usageIds).getResultList();
+        var agentIds = found.stream().map(AgentUsage::agentId).distinct().toList();
+        var agents = agentIds.isEmpty() ? java.util.Map.<UUID, Agent>of() : em.createQuery(
+                        "SELECT a FROM Agent a WHERE a.id IN :ids", Agent.class).setParameter("ids", agentIds)
+                .getResultStream().collect(java.util.stream.Collectors.toMap(Agent::id, a -> a));
+        var result = new java.util.HashMap<UUID, BillableUsage>();
+        for (AgentUsage usage : found) {
+            Agent agent = agents.get(usage.agentId());
+            if (agent != null) {
+                result.put(usage.id(), new BillableUsage(usage.id(), usage.userId(), agent.id(), agent.name(),
+                        agent.authorId(), usage.priceCharged(), usage.holdId(), usage.timestamp()));
+            }
+        }
+        return result;
+    }
+
     public Optional<BillableUsage> billable(UUID usageId) {
         AgentUsage usage = em.find(AgentUsage.class, usageId);
         if (usage == null) {

@@ -259,7 +259,8 @@ public final class BrokerConnection implements AutoCloseable {
             throw new IllegalArgumentException("Concurrency of " + handler.queue() + " must be at least 1");
         }
         for (int i = 1; i <= handler.concurrency(); i++) {
-            start(new ConsumerLoop(connection, handler.queue(), false, handler::onMessage),
+            start(new ConsumerLoop(connection, handler.queue(), false, handler::onMessage, handler::onMessages,
+                            handler.batchSize()),
                     "queue " + handler.queue() + " #" + i, threads);
         }
     }

@@ -23,6 +23,12 @@ final class ConsumerLoop implements Runnable {
         void accept(String body, int deliveryCount) throws Exception;
     }
 
+    /** What a handler does with several first deliveries at once. */
+    @FunctionalInterface
+    interface Batch {
+        void accept(java.util.List<String> bodies) throws Exception;
+    }
+
     private static final Logger LOG = Logger.getLogger(ConsumerLoop.class.getName());
     private static final long POLL_MILLIS = 500;
     private static final long RETRY_MILLIS = 1000;
@@ -31,16 +37,25 @@ final class ConsumerLoop implements Runnable {
     private final String name;
     private final boolean topic;
     private final Delivery delivery;
+    private final Batch batch;
+    private final int batchSize;
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean running = true;
     private Session session;
     private MessageConsumer consumer;
 
     ConsumerLoop(Connection connection, String name, boolean topic, Delivery delivery) {
+        this(connection, name, topic, delivery, null, 1);
+    }
+
+    /** With {@code batchSize} above 1, first deliveries waiting in the queue are handed to {@code batch} together. */
+    ConsumerLoop(Connection connection, String name, boolean topic, Delivery delivery, Batch batch, int batchSize) {
         this.connection = connection;
         this.name = name;
         this.topic = topic;
         this.delivery = delivery;
+        this.batch = batch;
+        this.batchSize = batch == null ? 1 : Math.max(1, batchSize);
     }
 
     /**
@@ -67,7 +82,11 @@ final class ConsumerLoop implements Runnable {
                     }
                     Message message = consumer.receive(POLL_MILLIS);
                     if (message != null) {
-                        handle(message);
+                        if (batchSize > 1 && message.getIntProperty("JMSXDeliveryCount") <= 1) {
+                            handleBatch(message);
+                        } else {
+                            handle(message);
+                        }
                     }
                 } catch (JMSException | RuntimeException e) {
                     if (!running) {
@@ -93,6 +112,41 @@ final class ConsumerLoop implements Runnable {
             // whatever the handler did wrong, the loop must keep serving the queue
             LOG.log(Level.WARNING, e, () -> "Handler of " + name + " failed on delivery " + deliveryCount
                     + "; rolled back for redelivery");
+            session.rollback();
+            return;
+        }
+        session.commit();
+    }
+
+    /**
+     * The first message and whatever else waits, up to the batch size, handed over together and committed together.
+     * A message delivered again that turns up meanwhile ends the batch and is handled alone in the same transaction;
+     * any failure rolls all of them back, and they come again one by one.
+     */
+    private void handleBatch(Message first) throws JMSException {
+        var bodies = new java.util.ArrayList<String>();
+        bodies.add(first.getBody(String.class));
+        Message again = null;
+        while (bodies.size() < batchSize) {
+            Message next = consumer.receiveNoWait();
+            if (next == null) {
+                break;
+            }
+            if (next.getIntProperty("JMSXDeliveryCount") > 1) {
+                again = next;
+                break;
+            }
+            bodies.add(next.getBody(String.class));
+        }
+        Message alone = again;
+        try {
+            batch.accept(bodies);
+            if (alone != null) {
+                delivery.accept(alone.getBody(String.class), alone.getIntProperty("JMSXDeliveryCount"));
+            }
+        } catch (Throwable e) {
+            LOG.log(Level.WARNING, e, () -> "Handler of " + name + " failed on a batch of " + bodies.size()
+                    + "; rolled back for redelivery one by one");
             session.rollback();
             return;
         }

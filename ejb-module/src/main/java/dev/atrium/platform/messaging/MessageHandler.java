@@ -20,4 +20,20 @@ public interface MessageHandler {
      * Throwing any exception asks for redelivery.
      */
     void onMessage(String body, int deliveryCount) throws Exception;
+
+    /**
+     * How many messages one delivery may hand over at once to {@link #onMessages}; 1 (the default) delivers them one
+     * by one. A batch is committed or rolled back as a whole; messages delivered again are handed over one by one,
+     * so a message that keeps failing cannot take others with it to the dead-letter queue.
+     */
+    default int batchSize() {
+        return 1;
+    }
+
+    /** Handles several first deliveries in one go (see {@link #batchSize()}); throwing redelivers them all. */
+    default void onMessages(java.util.List<String> bodies) throws Exception {
+        for (String body : bodies) {
+            onMessage(body, 1);
+        }
+    }
 }

@@ -195,6 +195,61 @@ abstract class MessagingContract {
         assertThat(handler.deliveries.poll(1, TimeUnit.SECONDS)).isNull();
     }
 
+    /** Takes waiting messages in batches; a batch holding {@code poison} fails, as does poison on its own. */
+    static class Batcher extends Recorder {
+
+        final BlockingQueue<List<String>> batches = new LinkedBlockingQueue<>();
+        final java.util.Set<String> handled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        Batcher(String queue) {
+            super(queue, 1, (body, count) -> {
+                if (body.equals("poison")) {
+                    throw new IllegalStateException("poison");
+                }
+            });
+        }
+
+        @Override
+        public int batchSize() {
+            return 10;
+        }
+
+        @Override
+        public void onMessage(String body, int deliveryCount) throws Exception {
+            super.onMessage(body, deliveryCount);
+            handled.add(body);
+        }
+
+        @Override
+        public void onMessages(List<String> bodies) {
+            batches.add(List.copyOf(bodies));
+            if (bodies.contains("poison")) {
+                throw new IllegalStateException("a batch with poison");
+            }
+            handled.addAll(bodies);
+        }
+    }
+
+    @Test
+    void whenMessagesWaitThenTheyAreHandledInBatchesAndAFailingOneIsIsolatedOnRedelivery() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            broker.send("batched", i == 12 ? "poison" : "m" + i);
+        }
+        var handler = new Batcher("batched");
+        var deadLetters = new Recorder(BrokerConnection.DEAD_LETTER_QUEUE);
+        broker.consume(handler, THREADS);
+        broker.consume(deadLetters, THREADS);
+
+        assertThat(deadLetters.next().body()).isEqualTo("poison");
+
+        assertThat(handler.handled).hasSize(24).doesNotContain("poison");
+        var batches = new java.util.ArrayList<List<String>>();
+        handler.batches.drainTo(batches);
+        assertThat(batches).allSatisfy(b -> assertThat(b).hasSizeLessThanOrEqualTo(10))
+                .anySatisfy(b -> assertThat(b).hasSizeGreaterThan(1));
+        assertThat(handler.deliveries).extracting(Delivery::body).filteredOn("poison"::equals).hasSize(2);
+    }
+
     @Test
     void whenConcurrencyIsOneThenOneMessageIsInFlightAtATime() throws Exception {
         var inFlight = new AtomicInteger();
