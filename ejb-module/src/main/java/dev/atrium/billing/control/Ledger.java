@@ -87,15 +87,7 @@ public class Ledger {
         var done = new java.util.HashSet<>(em.createQuery("SELECT e.reference FROM JournalEntry e WHERE e.reference "
                 + "IN :refs", String.class).setParameter("refs", references).getResultList());
         var todo = requests.stream().filter(r -> done.add(r.reference())).toList();
-        var byKey = new java.util.HashMap<String, BillingAccount>();
-        for (Request r : todo) {
-            for (Line l : r.lines()) {
-                byKey.computeIfAbsent(l.kind() + ":" + l.owner(), k -> account(l.kind(), l.owner()));
-            }
-        }
-        em.flush();
-        byKey.values().stream().sorted(Comparator.comparing(BillingAccount::id))
-                .forEach(a -> em.refresh(a, LockModeType.PESSIMISTIC_WRITE));
+        var byKey = locked(todo.stream().flatMap(r -> r.lines().stream()).toList());
         var now = clock.instant();
         for (Request r : todo) {
             var postings = r.lines().stream().map(l -> new JournalEntry.Posting(byKey.get(l.kind() + ":" + l.owner()),
@@ -105,6 +97,44 @@ public class Ledger {
             entry.lines().forEach(em::persist);
         }
         return todo.size();
+    }
+
+    /**
+     * The accounts of the lines, created where missing, read afresh and locked with one query, in id order: keyed
+     * by {@code kind:owner}.
+     */
+    private java.util.Map<String, BillingAccount> locked(List<Line> lines) {
+        var owners = lines.stream().map(Line::owner).distinct().toList();
+        var kinds = lines.stream().map(Line::kind).distinct().toList();
+        var wanted = lines.stream().map(l -> l.kind() + ":" + l.owner()).collect(java.util.stream.Collectors.toSet());
+        em.flush();
+        var found = em.createQuery("SELECT a FROM BillingAccount a WHERE a.ownerId IN :owners AND a.kind IN :kinds",
+                        BillingAccount.class).setParameter("owners", owners).setParameter("kinds", kinds)
+                .getResultList();
+        var byKey = new java.util.HashMap<String, BillingAccount>();
+        found.stream().filter(a -> wanted.contains(a.kind() + ":" + a.ownerId()))
+                .forEach(a -> byKey.put(a.kind() + ":" + a.ownerId(), a));
+        for (Line l : lines) {
+            byKey.computeIfAbsent(l.kind() + ":" + l.owner(), k -> account(l.kind(), l.owner()));
+        }
+        em.flush();
+        var ids = byKey.values().stream().map(BillingAccount::id).sorted().toList();
+        // one locking read of them all, in id order: concurrent batches take the locks in the same order
+        em.createQuery("SELECT a FROM BillingAccount a WHERE a.id IN :ids ORDER BY a.id", BillingAccount.class)
+                .setParameter("ids", ids).setLockMode(LockModeType.PESSIMISTIC_WRITE)
+                .setHint("eclipselink.refresh", "true").getResultList();
+        return byKey;
+    }
+
+    /** The accounts of this kind among the owners whose balance is below {@code threshold}. */
+    public List<BillingAccount> below(AccountKind kind, java.util.Collection<Long> owners, BigDecimal threshold) {
+        if (owners.isEmpty()) {
+            return List.of();
+        }
+        em.flush();
+        return em.createQuery("SELECT a FROM BillingAccount a WHERE a.kind = :kind AND a.ownerId IN :owners "
+                        + "AND a.balance < :threshold", BillingAccount.class).setParameter("kind", kind)
+                .setParameter("owners", owners).setParameter("threshold", threshold).getResultList();
     }
 
     public boolean posted(String reference) {

@@ -80,13 +80,10 @@ public class UsageBilling {
                     usage.recordedAt()));
         }
         int posted = ledger.postAll(requests);
-        // the users charged in this batch, each looked at once
-        requests.stream().map(r -> r.lines().get(0).owner()).distinct().forEach(user -> {
-            BillingAccount balance = ledger.account(AccountKind.USER_BALANCE, user);
-            if (balance.balance().compareTo(new BigDecimal(LOW_BALANCE)) < 0) {
-                lowBalance(user, balance.balance());
-            }
-        });
+        // the users charged in this batch whose balance is now low, found with one query
+        var charged = requests.stream().map(r -> r.lines().get(0).owner()).distinct().toList();
+        ledger.below(AccountKind.USER_BALANCE, charged, new BigDecimal(LOW_BALANCE))
+                .forEach(a -> lowBalance(a.ownerId(), a.balance()));
         return posted;
     }
 
