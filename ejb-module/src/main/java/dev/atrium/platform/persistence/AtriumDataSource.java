@@ -41,8 +41,6 @@ public class AtriumDataSource implements DataSource {
             config.getOptionalValue("atrium.db.user", String.class).ifPresent(pg::setUser);
             config.getOptionalValue("atrium.db.password", String.class).ifPresent(pg::setPassword);
             pg.setApplicationName("atrium");
-            // JPA's batched inserts go to the server as multi-row INSERTs: the ledger writes hundreds of lines at once
-            pg.setReWriteBatchedInserts(true);
             return pg;
         }
         var h2 = new JdbcDataSource();
