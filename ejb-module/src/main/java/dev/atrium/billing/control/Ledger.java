@@ -150,7 +150,7 @@ public class Ledger {
         }
         // a concurrent first use of the same account waits for the other insert and then inserts nothing
         int created = em.createNativeQuery("INSERT INTO billing_accounts (id, kind, owner_id, balance, held, created_at)"
-                        + " VALUES (?, ?, ?, 0, 0, ?) ON CONFLICT (kind, owner_id) DO NOTHING")
+                        + " VALUES (?, ?, ?, 0, 0, ?) ON CONFLICT DO NOTHING")
                 .setParameter(1, java.util.UUID.randomUUID()).setParameter(2, kind.name()).setParameter(3, owner)
                 .setParameter(4, java.sql.Timestamp.from(clock.instant())).executeUpdate();
         BillingAccount account = find(kind, owner).orElseThrow();
