@@ -5,7 +5,8 @@
  * messaging on Artemis (embedded or remote), application events through a transactional outbox and its relay, outgoing
  * mail (SMTP or outbox) through the {@code mail} queue, the application data source and its Flyway migrations, list
  * queries (filters, search, sorting, offset and cursor pagination), rate-limit counters, idempotency results, health
- * checks and batch job control.
+ * checks and batch job control (starting, listing, restarting, and restarting from their checkpoint the executions a
+ * dead process left: {@code ExecutionLeases}, {@code BatchRecovery}).
  *
  * <p>Public operations: {@code KeyValueStore}, {@code ApplicationEvents.publish}, {@code MessageHandler},
  * {@code MailService.queue}, {@code EntityQuery.list}, {@code RateLimiter.hit}, {@code IdempotencyStore},

@@ -1,15 +1,26 @@
 package dev.atrium.platform.batch;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Pattern;
 
+import jakarta.batch.operations.JobExecutionAlreadyCompleteException;
+import jakarta.batch.operations.JobExecutionNotMostRecentException;
 import jakarta.batch.operations.JobOperator;
+import jakarta.batch.operations.JobRestartException;
+import jakarta.batch.operations.NoSuchJobException;
+import jakarta.batch.operations.NoSuchJobInstanceException;
 import jakarta.batch.operations.JobStartException;
 import jakarta.batch.operations.NoSuchJobExecutionException;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.JobExecution;
+import jakarta.batch.runtime.JobInstance;
+import jakarta.batch.runtime.Metric;
+import jakarta.batch.runtime.StepExecution;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.atrium.platform.error.BusinessException;
@@ -24,15 +35,50 @@ public class BatchJobs {
     @jakarta.inject.Inject
     dev.atrium.platform.kv.KeyValueStore store;
 
+    @jakarta.inject.Inject
+    ExecutionLeases leases;
+
     private static final Pattern NAME = Pattern.compile("^[a-z0-9][a-z0-9-]{0,63}$");
 
-    /** What an execution shows. */
-    public record Execution(long id, String jobName, String status, String exitStatus, Instant createdAt,
-                            Instant startedAt, Instant endedAt) {
+    /** A step of an execution and its counts (a restarted chunk step counts only what it did itself). */
+    public record Step(String name, String status, long readCount, long writeCount, long commitCount) {
 
-        static Execution from(JobExecution e) {
-            return new Execution(e.getExecutionId(), e.getJobName(), e.getBatchStatus().name(), e.getExitStatus(),
-                    instant(e.getCreateTime()), instant(e.getStartTime()), instant(e.getEndTime()));
+        static Step from(StepExecution s) {
+            long read = 0;
+            long write = 0;
+            long commit = 0;
+            for (Metric m : s.getMetrics() == null ? new Metric[0] : s.getMetrics()) {
+                switch (m.getType()) {
+                    case READ_COUNT -> read = m.getValue();
+                    case WRITE_COUNT -> write = m.getValue();
+                    case COMMIT_COUNT -> commit = m.getValue();
+                    default -> { }
+                }
+            }
+            return new Step(s.getStepName(), s.getBatchStatus() == null ? null : s.getBatchStatus().name(), read,
+                    write, commit);
+        }
+    }
+
+    /** The job parameter naming the execution a restart continues. */
+    public static final String RESTART_OF = "restart_of";
+
+    /** What an execution shows; {@code restartOf} is the execution it continues, when it is a restart. */
+    public record Execution(long id, long instanceId, String jobName, String status, String exitStatus,
+                            Instant createdAt, Instant startedAt, Instant endedAt, Long restartOf, List<Step> steps) {
+
+        static Execution from(JobExecution e, long instanceId, List<StepExecution> steps) {
+            var parameters = e.getJobParameters();
+            String restartOf = parameters == null ? null : parameters.getProperty(RESTART_OF);
+            Long continues = restartOf != null && restartOf.matches("\\d{1,18}") ? Long.valueOf(restartOf) : null;
+            return new Execution(e.getExecutionId(), instanceId, e.getJobName(), e.getBatchStatus().name(),
+                    e.getExitStatus(), instant(e.getCreateTime()), instant(e.getStartTime()),
+                    instant(e.getEndTime()), continues, steps.stream().map(Step::from).toList());
+        }
+
+        /** Whether the runtime shows it under way (a killed process leaves it so). */
+        public boolean running() {
+            return List.of("STARTING", "STARTED", "STOPPING").contains(status);
         }
 
         private static Instant instant(java.util.Date date) {
@@ -43,6 +89,9 @@ public class BatchJobs {
     public long start(String jobName, Properties parameters) {
         if (jobName == null || !NAME.matcher(jobName).matches()) {
             throw BusinessException.notFound("Batch job");
+        }
+        if (parameters.containsKey(RESTART_OF)) {
+            throw BusinessException.validation(RESTART_OF + " is set by a restart, not by a start");
         }
         try {
             return operator().start(jobName, parameters);
@@ -70,9 +119,68 @@ public class BatchJobs {
 
     public Optional<Execution> execution(long id) {
         try {
-            return Optional.ofNullable(operator().getJobExecution(id)).map(Execution::from);
+            var operator = operator();
+            return Optional.ofNullable(operator.getJobExecution(id))
+                    .map(e -> Execution.from(e, operator.getJobInstance(id).getInstanceId(),
+                            operator.getStepExecutions(id)));
         } catch (NoSuchJobExecutionException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The executions of a job's {@code instances} most recent instances, newest first; empty for a job never run.
+     */
+    public List<Execution> executions(String jobName, int instances) {
+        if (jobName == null || !NAME.matcher(jobName).matches()) {
+            throw BusinessException.notFound("Batch job");
+        }
+        var operator = operator();
+        List<JobInstance> found;
+        try {
+            found = operator.getJobInstances(jobName, 0, instances);
+        } catch (NoSuchJobException e) {
+            return List.of();
+        }
+        var all = new ArrayList<Execution>();
+        for (JobInstance instance : found) {
+            try {
+                operator.getJobExecutions(instance)
+                        .forEach(e -> all.add(Execution.from(e, instance.getInstanceId(),
+                                operator.getStepExecutions(e.getExecutionId()))));
+            } catch (NoSuchJobInstanceException e) {
+                // purged between the two reads
+            }
+        }
+        all.sort(Comparator.comparingLong(Execution::id).reversed());
+        return all;
+    }
+
+    /**
+     * Restarts a stopped, failed or abandoned-by-its-process execution from its last checkpoint, as a new execution
+     * of the same job instance with the original parameters and {@value #RESTART_OF}; answers the new execution.
+     * 404 when there is no such execution, 409 when it completed, is still alive, or a later execution exists.
+     */
+    public long restart(long id) {
+        var execution = execution(id).orElseThrow(() -> BusinessException.notFound("Batch execution"));
+        if (leases.alive(id)) {
+            throw BusinessException.conflict("Batch execution " + id + " is still running");
+        }
+        if ("COMPLETED".equals(execution.status()) || "ABANDONED".equals(execution.status())) {
+            throw BusinessException.conflict("Batch execution " + id + " is " + execution.status());
+        }
+        var parameters = new Properties();
+        parameters.setProperty(RESTART_OF, Long.toString(id));
+        try {
+            return operator().restart(id, parameters);
+        } catch (NoSuchJobExecutionException e) {
+            throw BusinessException.notFound("Batch execution");
+        } catch (JobExecutionNotMostRecentException e) {
+            throw BusinessException.conflict("Batch execution " + id + " is not the latest of its job instance");
+        } catch (JobExecutionAlreadyCompleteException e) {
+            throw BusinessException.conflict("Batch execution " + id + " is COMPLETED");
+        } catch (JobRestartException e) {
+            throw BusinessException.conflict("Batch execution " + id + " cannot be restarted: " + e.getMessage());
         }
     }
 

@@ -7,11 +7,15 @@ import java.util.Properties;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -38,14 +42,31 @@ public class BatchJobsResource {
     public record AcceptedTask(String id, String href) {
     }
 
-    /** One execution of a job. */
-    public record ExecutionView(long id, String jobName, String status, String exitStatus, Instant createdAt,
-                                Instant startedAt, Instant endedAt, Map<String, String> _links) {
+    /**
+     * One execution of a job; {@code instanceId} groups an execution with its restarts, {@code restartOf} names the
+     * execution a restart continues.
+     */
+    public record ExecutionView(long id, long instanceId, String jobName, String status, String exitStatus,
+                                Instant createdAt, Instant startedAt, Instant endedAt, Long restartOf,
+                                java.util.List<StepView> steps, Map<String, String> _links) {
 
         static ExecutionView from(BatchJobs.Execution e) {
-            return new ExecutionView(e.id(), e.jobName(), e.status(), e.exitStatus(), e.createdAt(), e.startedAt(),
-                    e.endedAt(), Map.of("self", "/admin/batch-executions/" + e.id()));
+            return new ExecutionView(e.id(), e.instanceId(), e.jobName(), e.status(), e.exitStatus(), e.createdAt(),
+                    e.startedAt(), e.endedAt(), e.restartOf(), e.steps().stream().map(StepView::from).toList(),
+                    Map.of("self", "/admin/batch-executions/" + e.id()));
         }
+    }
+
+    /** A step of an execution with the runtime's counts. */
+    public record StepView(String name, String status, long readCount, long writeCount, long commitCount) {
+
+        static StepView from(BatchJobs.Step s) {
+            return new StepView(s.name(), s.status(), s.readCount(), s.writeCount(), s.commitCount());
+        }
+    }
+
+    /** A job's recent executions, newest first. */
+    public record ExecutionsView(java.util.List<ExecutionView> data) {
     }
 
     @Inject
@@ -53,6 +74,16 @@ public class BatchJobsResource {
 
     @Context
     UriInfo uri;
+
+    @GET
+    @Path("{name}/executions")
+    @Operation(summary = "The executions of the job's latest instances (default 20, at most 100), newest first; "
+            + "a restart shares its instance with the execution it continues")
+    @APIResponse(responseCode = "200", description = "{data: [execution]}")
+    public ExecutionsView executions(@PathParam("name") String name,
+                                     @QueryParam("instances") @DefaultValue("20") @Min(1) @Max(100) int instances) {
+        return new ExecutionsView(jobs.executions(name, instances).stream().map(ExecutionView::from).toList());
+    }
 
     @POST
     @Path("{name}/executions")

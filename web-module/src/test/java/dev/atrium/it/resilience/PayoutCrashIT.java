@@ -95,7 +95,8 @@ class PayoutCrashIT {
     }
 
     @Test
-    void whenThePayoutRunIsKilledMidwayThenTheNextRunPaysEachDeveloperExactlyOnce() throws Exception {
+    void whenThePayoutRunIsKilledMidwayThenItIsRestartedFromItsCheckpointAndPaysEachDeveloperExactlyOnce()
+            throws Exception {
         var server = AtriumServer.get();
         var developers = seed();
         var admin = Accounts.admin().api();
@@ -103,19 +104,55 @@ class PayoutCrashIT {
         // developers of other tests come first (smaller ids): the crash falls after about half of ours
         long others = (Long) sql("SELECT COUNT(*) AS n FROM billing_accounts WHERE kind = 'DEVELOPER_EARNINGS' AND "
                 + "owner_id < ?", developers.get(0)).get(0).get("n");
+        long all = (Long) sql("SELECT COUNT(*) AS n FROM billing_accounts WHERE kind = 'DEVELOPER_EARNINGS'")
+                .get(0).get("n");
         long crashAfter = (others + DEVELOPERS / 2) / 4;
-        start(admin, "&chunk=4&crash_after_chunks=" + crashAfter);
+        String killed = start(admin, "&chunk=4&crash_after_chunks=" + crashAfter);
+        long killedId = Long.parseLong(killed.substring(killed.lastIndexOf('/') + 1));
         assertThat(server.awaitExit(Duration.ofSeconds(120))).as("the server halted inside the chunk").isTrue();
         long paidBeforeCrash = (Long) sql("SELECT COUNT(*) AS n FROM billing_payouts WHERE pay_month = ? AND "
                 + "status = 'PENDING_FILE' AND developer_id >= ?", MONTH, developers.get(0)).get(0).get("n");
         assertThat(paidBeforeCrash).as("some, not all, were paid before the crash").isBetween(1L,
                 (long) DEVELOPERS - 1);
 
+        // nobody starts anything: the restarted server finds the execution its predecessor left and restarts it
         server.restart();
         var again = Accounts.admin().api();
+        JsonNode restart = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+        while (System.nanoTime() < deadline) {
+            var executions = again.get("/admin/batch-jobs/monthly-payout/executions");
+            assertThat(executions.status()).as(executions.toString()).isEqualTo(200);
+            restart = null;
+            for (JsonNode e : executions.json().get("data")) {
+                if (e.path("restart_of").asLong() == killedId) {
+                    restart = e;
+                }
+            }
+            if (restart != null && !List.of("STARTING", "STARTED").contains(restart.get("status").asText())) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        assertThat(restart).as("a restart of execution " + killedId).isNotNull();
+        assertThat(restart.get("status").asText()).as(restart.toString()).isEqualTo("COMPLETED");
+        var killedView = again.get("/admin/batch-executions/" + killedId).json();
+        assertThat(restart.get("instance_id").asLong()).as("the same job instance")
+                .isEqualTo(killedView.get("instance_id").asLong());
+        JsonNode settle = null;
+        for (JsonNode step : again.get("/admin/batch-executions/" + restart.get("id").asLong()).json().get("steps")) {
+            if (step.get("name").asText().equals("settle")) {
+                settle = step;
+            }
+        }
+        assertThat(settle).as(restart.toString()).isNotNull();
+        assertThat(settle.get("read_count").asLong()).as("the restart read only what followed the checkpoint: "
+                + settle).isEqualTo(all - crashAfter * 4);
+
+        // a second run for the month pays nothing again
         String href = start(again, "");
         JsonNode end = null;
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             end = again.get(href).json();
             if (!List.of("STARTING", "STARTED").contains(end.get("status").asText())) {
