@@ -12,14 +12,13 @@
  *
  * <p>Public operations: {@code Balances} (balance, hold, release — the invoke gateway's), {@code UsageBilling.bill}
  * (the {@code billing} queue's consumer, {@code BillingQueue}), {@code TopUps} (create, the processor's signed
- * webhook), {@code AdminBilling} (credit, refund), {@code LedgerQueries} (a user's statement), {@code Revenue},
+ * webhook) through a {@code PaymentProcessor} (embedded, signed webhook, Stripe), {@code AdminBilling} (credit, refund), {@code LedgerQueries} (a user's statement), {@code Revenue},
  * {@code PayoutAccounts}, {@code Payouts} (the {@code monthly-payout} job's settle and file, started by
  * {@code PayoutSchedule}), {@code MarketplaceReports} (the {@code daily-marketplace-report} job's),
  * {@code Reconciliation}.
  *
- * <p>Leaves out (not built yet): a Stripe-shaped processor, restarting a killed batch
- * execution from its checkpoint (a new run settles what the killed one did not). Usage records are the
- * marketplace's, read through {@code UsageQueries}; users are named through the identity context's
+ * <p>Leaves out: restarting executions a dead process left (the platform's {@code BatchRecovery}), card data
+ * (the processor's side). Usage records are the marketplace's, read through {@code UsageQueries}; users are named through the identity context's
  * {@code UserService}.
  */
 package dev.atrium.billing;

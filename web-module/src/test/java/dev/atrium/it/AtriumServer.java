@@ -80,6 +80,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private Path advisories;
     private Path log;
     private MockOAuth2Server oauth;
+    private StripeStub stripe;
     private List<String> command;
     private String stamp;
     private int launches;
@@ -107,6 +108,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             throw new IllegalStateException("Annotate the test class with @ExtendWith(AtriumServer.class)");
         }
         return instance;
+    }
+
+    /** The stub of Stripe's API the resilience server opens top-ups with. */
+    public StripeStub stripe() {
+        return stripe;
     }
 
     public String baseUrl() {
@@ -189,6 +195,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 startBroker();
                 env.put("ATRIUM_BROKER_URL", "tcp://127.0.0.1:" + brokerPort);
                 env.put("ATRIUM_TEST_CRASH_AFTER_COMMIT", "true");
+                // a killed batch execution is found dead within seconds
+                env.put("ATRIUM_BATCH_LEASE_SECONDS", "3");
                 // a broker that comes back is found within 2 s
                 env.put("ATRIUM_OUTBOX_MAX_BACKOFF_SECONDS", "2");
             }
@@ -238,6 +246,14 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             // top-ups wait for the processor's signed callback, which BillingIT sends as a processor would
             env.put("ATRIUM_BILLING_PROCESSOR", "webhook");
             env.put("ATRIUM_BILLING_WEBHOOK_SECRET", WEBHOOK_SECRET);
+            if (resilience()) {
+                // top-ups go to Stripe's API, played by a stub; Stripe's webhook events come signed (StripeTopUpIT)
+                stripe = StripeStub.start();
+                env.put("ATRIUM_BILLING_PROCESSOR", "stripe");
+                env.put("ATRIUM_BILLING_STRIPE_API_BASE", stripe.baseUrl());
+                env.put("ATRIUM_BILLING_STRIPE_SECRET_KEY", StripeStub.SECRET_KEY);
+                env.put("ATRIUM_BILLING_STRIPE_WEBHOOK_SECRET", StripeStub.WEBHOOK_SECRET);
+            }
             env.put("ATRIUM_BILLING_PAYOUT_DEBTOR_NAME", "Atrium Test Platform");
             env.put("ATRIUM_MARKETPLACE_SUBSCRIPTION_CALLS_PER_SECOND", Integer.toString(SUBSCRIPTION_PER_SECOND));
             env.put("ATRIUM_BILLING_PAYOUT_DEBTOR_IBAN", "DE89370400440532013000");
@@ -484,6 +500,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         }
         if (oauth != null) {
             oauth.shutdown();
+        }
+        if (stripe != null) {
+            stripe.stop();
         }
         if (database != null) {
             try {

@@ -1,7 +1,6 @@
 package dev.atrium.billing.control;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -10,8 +9,8 @@ import java.util.logging.Logger;
 
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
@@ -21,25 +20,23 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.BillingAccount;
 import dev.atrium.billing.entity.EntryKind;
+import dev.atrium.billing.entity.Money;
 import dev.atrium.billing.entity.TopUp;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
-import dev.atrium.platform.http.JsonInput;
-import dev.atrium.platform.webhook.WebhookSignature;
 
 /**
- * Top-ups through the configured payment processor ({@code atrium.billing.processor}): {@code embedded}, for
- * development only, confirms every top-up at once, so no money is ever received; {@code webhook} leaves the top-up
- * pending until the processor's callback, signed with HMAC-SHA256 over a timestamp and the body
- * ({@link WebhookSignature}, 300 s window, {@code atrium.billing.webhook-secret}), confirms it. A top-up is credited
- * exactly once however often its confirmation arrives (entry {@code top-up:<id>}).
+ * Top-ups through the configured payment processor ({@code atrium.billing.processor}, see {@link PaymentProcessor}):
+ * {@code embedded}, for development only, confirms every top-up at once, so no money is ever received; {@code webhook}
+ * and {@code stripe} leave the top-up pending until the processor's signed callback confirms it. A top-up is credited
+ * exactly once however often its confirmation arrives (entry {@code top-up:<id>}), and only by its own processor
+ * with the amount and currency it was opened for.
  */
 @Stateless
 public class TopUps {
 
     public static final String EMBEDDED = "embedded";
     public static final String WEBHOOK = "webhook";
-    public static final String SUCCEEDED_EVENT = "top_up.succeeded";
     private static final Logger LOG = Logger.getLogger(TopUps.class.getName());
 
     @PersistenceContext(unitName = "atrium")
@@ -52,27 +49,29 @@ public class TopUps {
     Clock clock;
 
     @Inject
+    @Any
+    Instance<PaymentProcessor> processors;
+
+    @Inject
     @ConfigProperty(name = "atrium.billing.processor", defaultValue = EMBEDDED)
     String processor;
 
-    @Inject
-    @ConfigProperty(name = "atrium.billing.webhook-secret")
-    Optional<String> webhookSecret;
+    /** A new top-up and, for a processor the payer completes the payment with, the secret to do it with. */
+    public record Created(TopUp topUp, String clientSecret) {
+    }
 
-    public TopUp create(long userId, BigDecimal amount) {
-        if (!processor.equals(EMBEDDED) && !processor.equals(WEBHOOK)) {
-            throw new BusinessException(Problem.UNAVAILABLE, "No payment processor",
-                    "atrium.billing.processor is " + processor + "; expected embedded or webhook");
-        }
-        var topUp = new TopUp(userId, amount, processor, clock.instant());
+    public Created create(long userId, BigDecimal amount) {
+        var with = processor(processor).orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE,
+                "No payment processor", "atrium.billing.processor is " + processor
+                        + "; expected embedded, webhook or stripe"));
+        var topUp = new TopUp(userId, amount, with.name(), clock.instant());
+        var payment = with.open(topUp);
+        topUp.sentTo(payment.externalId());
         em.persist(topUp);
-        if (processor.equals(EMBEDDED)) {
-            topUp.sentTo("embedded-" + topUp.id());
+        if (payment.confirmed()) {
             credit(topUp);
-        } else {
-            topUp.sentTo("pending-" + topUp.id());
         }
-        return topUp;
+        return new Created(topUp, payment.clientSecret());
     }
 
     public TopUp mine(long userId, UUID id) {
@@ -83,34 +82,62 @@ public class TopUps {
         return topUp;
     }
 
+    /** The header {@code processor}'s callbacks are signed in; 404 for a processor unknown. */
+    public String signatureHeader(String processor) {
+        return processor(processor).orElseThrow(() -> BusinessException.notFound("Payment processor"))
+                .signatureHeader();
+    }
+
     /**
-     * A processor's signed callback: 401 for a missing or wrong signature, 400 outside the replay window or for an
-     * unreadable body; {@value #SUCCEEDED_EVENT} with {@code data.top_up_id} credits that top-up once; other event
-     * types are acknowledged and ignored. Answers whether this call credited the balance.
+     * A processor's signed callback (see {@link PaymentProcessor#read}): a success credits its top-up once, a
+     * cancellation fails a pending one; 404 for an unknown top-up, 422 when the event names another processor's
+     * top-up, another payment, or another amount or currency (nothing is credited, and it is logged). Answers whether
+     * this call credited the balance.
      */
-    public boolean webhook(byte[] body, String signature) {
-        byte[] secret = webhookSecret.filter(s -> !s.isBlank()).map(s -> s.getBytes(StandardCharsets.UTF_8))
-                .orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE, "Webhooks are not configured",
-                        "Set atrium.billing.webhook-secret"));
-        WebhookSignature.verify(secret, signature, body, clock.instant(), WebhookSignature.DEFAULT_TOLERANCE);
-        if (!(JsonInput.read(new String(body, StandardCharsets.UTF_8)) instanceof JsonObject event)
-                || !(event.get("type") instanceof JsonString type)) {
-            throw BusinessException.badRequest("A webhook event is a JSON object with a type");
-        }
-        if (!type.getString().equals(SUCCEEDED_EVENT)) {
+    public boolean webhook(String processor, byte[] body, String signature) {
+        var from = processor(processor).orElseThrow(() -> BusinessException.notFound("Payment processor"));
+        var read = from.read(body, signature, clock.instant());
+        if (read.isEmpty()) {
             return false;
         }
-        UUID id;
-        try {
-            id = UUID.fromString(event.getJsonObject("data").getString("top_up_id"));
-        } catch (RuntimeException e) {
-            throw BusinessException.badRequest("data.top_up_id: a top-up id is required");
-        }
-        TopUp topUp = em.find(TopUp.class, id, LockModeType.PESSIMISTIC_WRITE);
+        var event = read.get();
+        TopUp topUp = em.find(TopUp.class, event.topUpId(), LockModeType.PESSIMISTIC_WRITE);
         if (topUp == null) {
             throw BusinessException.notFound("Top-up");
         }
+        String mismatch = mismatch(topUp, from.name(), event);
+        if (mismatch != null) {
+            LOG.warning(() -> "A " + from.name() + " callback for top-up " + topUp.id() + " was refused: " + mismatch);
+            throw BusinessException.validation("The event does not match the top-up: " + mismatch);
+        }
+        if (event.outcome() == PaymentProcessor.Outcome.FAILED) {
+            if (topUp.fail()) {
+                LOG.info(() -> "Top-up " + topUp.id() + " failed at " + from.name());
+            }
+            return false;
+        }
         return credit(topUp);
+    }
+
+    /** Why an event cannot be about the top-up, or null when it can. */
+    static String mismatch(TopUp topUp, String processor, PaymentProcessor.Event event) {
+        if (!topUp.processor().equals(processor)) {
+            return "the top-up was opened with " + topUp.processor();
+        }
+        if (event.externalId() != null && !event.externalId().equals(topUp.externalId())) {
+            return "another payment";
+        }
+        if (event.currency() != null && !event.currency().equals(Money.CURRENCY)) {
+            return "currency " + event.currency();
+        }
+        if (event.amount() != null && event.amount().compareTo(topUp.amount()) != 0) {
+            return "amount " + event.amount().toPlainString();
+        }
+        return null;
+    }
+
+    private Optional<PaymentProcessor> processor(String name) {
+        return processors.stream().filter(p -> p.name().equals(name)).findFirst();
     }
 
     private boolean credit(TopUp topUp) {

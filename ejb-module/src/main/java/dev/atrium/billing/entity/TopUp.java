@@ -26,7 +26,7 @@ public class TopUp {
     public static final String MAX = "10000.00";
 
     public enum Status {
-        PENDING, SUCCEEDED;
+        PENDING, SUCCEEDED, FAILED;
 
         public String value() {
             return name().toLowerCase(Locale.ROOT);
@@ -83,13 +83,25 @@ public class TopUp {
         this.externalId = external;
     }
 
-    /** The processor confirmed the payment; false when it was confirmed before (a replayed confirmation). */
+    /**
+     * The processor confirmed the payment; false when it was confirmed before (a replayed confirmation). Money
+     * received is credited even after a failure was reported.
+     */
     public boolean confirm(Instant now) {
         if (status == Status.SUCCEEDED) {
             return false;
         }
         this.status = Status.SUCCEEDED;
         this.confirmedAt = now;
+        return true;
+    }
+
+    /** The processor gave the payment up; false unless it was pending. */
+    public boolean fail() {
+        if (status != Status.PENDING) {
+            return false;
+        }
+        this.status = Status.FAILED;
         return true;
     }
 

@@ -34,8 +34,17 @@ public final class WebhookSignature {
 
     /** Throws 401 (no or unreadable signature, bad signature) or 400 (timestamp outside the tolerance). */
     public static void verify(byte[] secret, String header, byte[] body, Instant now, Duration tolerance) {
+        verify(secret, HEADER, header, body, now, tolerance);
+    }
+
+    /**
+     * As {@link #verify(byte[], String, byte[], Instant, Duration)}, for a sender that puts the same scheme in a header
+     * of its own ({@code Stripe-Signature}); {@code name} is the header's name, for the error messages.
+     */
+    public static void verify(byte[] secret, String name, String header, byte[] body, Instant now,
+                              Duration tolerance) {
         if (header == null || header.isBlank()) {
-            throw BusinessException.unauthenticated("Missing " + HEADER + " header");
+            throw BusinessException.unauthenticated("Missing " + name + " header");
         }
         Long timestamp = null;
         var candidates = new java.util.ArrayList<byte[]>();
@@ -55,7 +64,7 @@ public final class WebhookSignature {
             }
         }
         if (timestamp == null || candidates.isEmpty()) {
-            throw BusinessException.unauthenticated("Unreadable " + HEADER + " header");
+            throw BusinessException.unauthenticated("Unreadable " + name + " header");
         }
         if (Math.abs(now.getEpochSecond() - timestamp) > tolerance.toSeconds()) {
             throw BusinessException.badRequest("Webhook timestamp outside the accepted window");

@@ -28,6 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.billing.control.StripeProcessor;
 import dev.atrium.billing.control.TopUps;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.platform.error.BusinessException;
@@ -57,9 +58,9 @@ public class TopUpsResource {
             content = @Content(schema = @Schema(implementation = TopUpView.class)))
     @APIResponse(responseCode = "422", description = "amount not whole cents from 1.00 to 10000.00")
     public Response create(@Valid @NotNull TopUpRequest body) {
-        var topUp = topUps.create(Callers.required(request).userId(), body.amount());
-        return Response.created(URI.create("/v1/billing/top-ups/" + topUp.id())).entity(TopUpView.from(topUp))
-                .build();
+        var created = topUps.create(Callers.required(request).userId(), body.amount());
+        return Response.created(URI.create("/v1/billing/top-ups/" + created.topUp().id()))
+                .entity(TopUpView.created(created)).build();
     }
 
     @GET
@@ -73,14 +74,31 @@ public class TopUpsResource {
     @Path("webhooks/top-ups")
     @PermitAll
     @Consumes(MediaType.WILDCARD)
-    @Operation(summary = "The payment processor's callback, signed in " + WebhookSignature.HEADER
-            + " (t=<unix seconds>,v1=<HMAC-SHA256 hex of \"<t>.\" + body>); top_up.succeeded credits the top-up once")
+    @Operation(summary = "The callback of the webhook processor, signed in " + WebhookSignature.HEADER
+            + " (t=<unix seconds>,v1=<HMAC-SHA256 hex of \"<t>.\" + body>); top_up.succeeded credits the top-up once, "
+            + "top_up.failed fails a pending one")
     public Map<String, Object> webhook(@HeaderParam(WebhookSignature.HEADER) String signature, InputStream body)
             throws IOException {
+        return Map.of("received", true, "credited", topUps.webhook(TopUps.WEBHOOK, read(body), signature));
+    }
+
+    @POST
+    @Path("webhooks/stripe")
+    @PermitAll
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Stripe's webhook endpoint, signed in Stripe-Signature with the endpoint secret; "
+            + "payment_intent.succeeded credits the top-up in its metadata once, payment_intent.canceled fails it, "
+            + "other events are acknowledged")
+    public Map<String, Object> stripe(@HeaderParam(StripeProcessor.HEADER) String signature, InputStream body)
+            throws IOException {
+        return Map.of("received", true, "credited", topUps.webhook(StripeProcessor.NAME, read(body), signature));
+    }
+
+    private static byte[] read(InputStream body) throws IOException {
         byte[] raw = body.readNBytes(WEBHOOK_MAX_BYTES + 1);
         if (raw.length > WEBHOOK_MAX_BYTES) {
             throw BusinessException.badRequest("A webhook body is at most " + WEBHOOK_MAX_BYTES + " bytes");
         }
-        return Map.of("received", true, "credited", topUps.webhook(raw, signature));
+        return raw;
     }
 }
