@@ -169,9 +169,15 @@ public class BatchJobs {
         if ("COMPLETED".equals(execution.status()) || "ABANDONED".equals(execution.status())) {
             throw BusinessException.conflict("Batch execution " + id + " is " + execution.status());
         }
-        var parameters = new Properties();
-        parameters.setProperty(RESTART_OF, Long.toString(id));
         try {
+            // the runtime gives a restart only the parameters passed here: without the original ones a job would fall
+            // back to its defaults (the payout to the previous month instead of the month it was settling)
+            var parameters = new Properties();
+            var original = operator().getParameters(id);
+            if (original != null) {
+                parameters.putAll(original);
+            }
+            parameters.setProperty(RESTART_OF, Long.toString(id));
             return operator().restart(id, parameters);
         } catch (NoSuchJobExecutionException e) {
             throw BusinessException.notFound("Batch execution");
