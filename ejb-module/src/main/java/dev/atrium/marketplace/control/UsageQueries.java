@@ -116,24 +116,20 @@ public class UsageQueries {
         return (value == null ? BigDecimal.ZERO : (BigDecimal) value).setScale(6, java.math.RoundingMode.HALF_EVEN);
     }
 
-    /** Several usage records at once (two queries), by id; ids not found are left out. */
+    /** Several usage records at once (one query), by id; ids not found are left out. */
     public java.util.Map<UUID, BillableUsage> billable(java.util.Collection<UUID> usageIds) {
         if (usageIds.isEmpty()) {
             return java.util.Map.of();
         }
-        var found = em.createQuery("SELECT u FROM AgentUsage u WHERE u.id IN :ids", AgentUsage.class)
+        // only the columns billing needs: managed usage and agent entities (the agent with its card) would be
+        // compared again at each of the batch's flushes
+        var rows = em.createQuery("SELECT u.id, u.userId, a.id, a.name, a.authorId, u.priceCharged, u.holdId, "
+                + "u.timestamp FROM AgentUsage u, Agent a WHERE a.id = u.agentId AND u.id IN :ids", Object[].class)
                 .setParameter("ids", usageIds).getResultList();
-        var agentIds = found.stream().map(AgentUsage::agentId).distinct().toList();
-        var agents = agentIds.isEmpty() ? java.util.Map.<UUID, Agent>of() : em.createQuery(
-                        "SELECT a FROM Agent a WHERE a.id IN :ids", Agent.class).setParameter("ids", agentIds)
-                .getResultStream().collect(java.util.stream.Collectors.toMap(Agent::id, a -> a));
         var result = new java.util.HashMap<UUID, BillableUsage>();
-        for (AgentUsage usage : found) {
-            Agent agent = agents.get(usage.agentId());
-            if (agent != null) {
-                result.put(usage.id(), new BillableUsage(usage.id(), usage.userId(), agent.id(), agent.name(),
-                        agent.authorId(), usage.priceCharged(), usage.holdId(), usage.timestamp()));
-            }
+        for (Object[] r : rows) {
+            result.put((UUID) r[0], new BillableUsage((UUID) r[0], ((Number) r[1]).longValue(), (UUID) r[2],
+                    (String) r[3], ((Number) r[4]).longValue(), (BigDecimal) r[5], (UUID) r[6], (Instant) r[7]));
         }
         return result;
     }

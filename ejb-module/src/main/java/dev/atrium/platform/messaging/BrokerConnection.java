@@ -10,6 +10,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import jakarta.jms.Connection;
+import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
@@ -46,6 +47,8 @@ public final class BrokerConnection implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(BrokerConnection.class.getName());
     private static final int MAX_IDLE_PRODUCERS = 16;
+    // the application's queues and topics are a handful; a bound keeps a bug naming them by the message from growing it
+    private static final int MAX_DESTINATIONS = 1000;
     static final int DUPLICATE_ID_CACHE = 20_000;
     private static final long STOP_WAIT_MILLIS = 15_000;
     // held, because JUL forgets the level of a logger nobody references
@@ -57,6 +60,7 @@ public final class BrokerConnection implements AutoCloseable {
     // JMS sessions are single-threaded: each send borrows one, so senders share a connection without locking
     private final BlockingDeque<Producer> idleProducers = new LinkedBlockingDeque<>(MAX_IDLE_PRODUCERS);
     private final List<ConsumerLoop> consumers = new CopyOnWriteArrayList<>();
+    private final java.util.Map<String, Destination> destinations = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private record Producer(Session session, MessageProducer producer) {
@@ -203,8 +207,7 @@ public final class BrokerConnection implements AutoCloseable {
                 if (outgoing.duplicateId() != null) {
                     message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), outgoing.duplicateId());
                 }
-                producer.send(outgoing.topic() ? session.createTopic(outgoing.destination())
-                        : session.createQueue(outgoing.destination()), message);
+                producer.send(destination(session, outgoing.topic(), outgoing.destination()), message);
             }
             session.commit();
         } catch (JMSException | RuntimeException e) {
@@ -243,7 +246,7 @@ public final class BrokerConnection implements AutoCloseable {
             if (duplicateId != null) {
                 message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), duplicateId);
             }
-            producer.producer().send(topic ? session.createTopic(name) : session.createQueue(name), message);
+            producer.producer().send(destination(session, topic, name), message);
         } catch (JMSException | RuntimeException e) {
             close(producer);
             throw new MessagingException("Cannot send to " + name, e);
@@ -251,6 +254,22 @@ public final class BrokerConnection implements AutoCloseable {
         if (closed || !idleProducers.offerFirst(producer)) {
             close(producer);
         }
+    }
+
+    /**
+     * The queue or topic, looked up once per connection: the client asks the broker about a destination object it has
+     * not sent to (a blocking round trip), so a new one per message cost two round trips each and capped the relay.
+     */
+    private Destination destination(Session session, boolean topic, String name) throws JMSException {
+        String key = (topic ? "topic:" : "queue:") + name;
+        Destination known = destinations.get(key);
+        if (known == null) {
+            known = topic ? session.createTopic(name) : session.createQueue(name);
+            if (destinations.size() < MAX_DESTINATIONS) {
+                destinations.putIfAbsent(key, known);
+            }
+        }
+        return known;
     }
 
     /** Starts {@code handler.concurrency()} consumers of the handler's queue, each on a thread of its own. */

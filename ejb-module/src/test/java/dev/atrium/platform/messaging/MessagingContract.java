@@ -302,6 +302,34 @@ abstract class MessagingContract {
     }
 
     @Test
+    void whenAQueueAndATopicShareANameThenEachMessageGoesWhereItWasSentEveryTime() throws Exception {
+        var queue = new Recorder("shared");
+        var topic = new TopicRecorder("shared");
+        broker.consume(queue, THREADS);
+        broker.subscribe(topic, THREADS);
+
+        // the destinations are looked up once and then reused: the second round must route as the first
+        for (int round = 1; round <= 2; round++) {
+            broker.send("shared", "queued-" + round);
+            broker.publish("shared", "published-" + round);
+            broker.sendAll(List.of(new BrokerConnection.Outgoing("shared", false, "batch-queued-" + round, null),
+                    new BrokerConnection.Outgoing("shared", true, "batch-published-" + round, null)));
+        }
+
+        var queued = new HashSet<String>();
+        var published = new HashSet<String>();
+        for (int i = 0; i < 4; i++) {
+            queued.add(queue.next().body());
+            published.add(topic.next());
+        }
+        assertThat(queued).containsExactlyInAnyOrder("queued-1", "batch-queued-1", "queued-2", "batch-queued-2");
+        assertThat(published).containsExactlyInAnyOrder("published-1", "batch-published-1", "published-2",
+                "batch-published-2");
+        assertThat(queue.deliveries.poll(500, TimeUnit.MILLISECONDS)).isNull();
+        assertThat(topic.bodies.poll(500, TimeUnit.MILLISECONDS)).isNull();
+    }
+
+    @Test
     void whenSendingFromManyThreadsThenEveryMessageArrivesOnce() throws Exception {
         var handler = new Recorder("busy", 2, (body, count) -> {
         });
