@@ -223,6 +223,29 @@ public final class AtriumClient {
         });
     }
 
+    /**
+     * Any other GET of the API, answered as JSON: {@code pathAndQuery} is relative to the base URL (for example
+     * {@code v1/me/revenue?month=2026-10}); errors as for the other calls. A URL of another host is refused, so the
+     * API key never leaves for it.
+     */
+    public JsonNode get(String pathAndQuery) {
+        return join(getAsync(pathAndQuery));
+    }
+
+    public CompletableFuture<JsonNode> getAsync(String pathAndQuery) {
+        String path = pathAndQuery == null ? "" : pathAndQuery.replaceFirst("^/(?!/)", "");
+        URI relative;
+        try {
+            relative = URI.create(path);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Not a path of the API: " + pathAndQuery, e);
+        }
+        if (path.isEmpty() || relative.isAbsolute() || path.startsWith("/") || relative.getRawAuthority() != null) {
+            throw new IllegalArgumentException("Not a path of the API: " + pathAndQuery);
+        }
+        return send(request(path).GET()).thenApply(this::readBody);
+    }
+
     ObjectMapper json() {
         return json;
     }

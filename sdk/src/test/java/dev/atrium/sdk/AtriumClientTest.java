@@ -121,7 +121,8 @@ class AtriumClientTest {
     @Test
     void whenThe503sDoNotStopThenTheBackoffDoublesAndTheLastAnswerIsThrown() throws Exception {
         try (var server = new StubServer((request, n) ->
-                Answer.json(503, "{\"error\":{\"code\":50300,\"message\":\"No sandbox slot\",\"details\":\"busy\"}}"))) {
+                Answer.json(503, "{\"error\":{\"code\":50300,\"message\":\"No sandbox slot\","
+                        + "\"details\":\"busy\"}}"))) {
             assertThatThrownBy(() -> client(server).invoke("echo", Map.of()))
                     .isInstanceOfSatisfying(AtriumException.Unavailable.class, e -> {
                         assertThat(e.status()).isEqualTo(503);
@@ -269,6 +270,28 @@ class AtriumClientTest {
             assertThatThrownBy(() -> client(server).invoke("../../admin/users", Map.of()))
                     .isInstanceOf(AtriumException.NotFound.class);
             assertThat(server.requests.get(0).path()).isEqualTo("/v1/agents/..%2F..%2Fadmin%2Fusers/invoke");
+        }
+    }
+
+    @Test
+    void whenAnyOtherPathIsReadThenItIsAskedOfTheServerWithTheKey() throws Exception {
+        try (var server = new StubServer((request, n) -> Answer.json(200, "{\"month\":\"2026-10\"}"))) {
+            var answer = client(server).get("/v1/me/revenue?month=2026-10");
+
+            assertThat(answer.get("month").asText()).isEqualTo("2026-10");
+            assertThat(server.requests.get(0).path()).isEqualTo("/v1/me/revenue");
+            assertThat(server.requests.get(0).query()).isEqualTo("month=2026-10");
+            assertThat(server.requests.get(0).header("Authorization")).isEqualTo("Bearer sk-test-key");
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"http://elsewhere.example/steal", "//elsewhere.example/steal",
+            "https://elsewhere.example", "''", "file:///etc/passwd", "'a b'"})
+    void whenAPathLeadsToAnotherHostThenTheKeyIsNotSent(String path) throws Exception {
+        try (var server = new StubServer((request, n) -> Answer.json(200, "{}"))) {
+            assertThatThrownBy(() -> client(server).get(path)).isInstanceOf(IllegalArgumentException.class);
+            assertThat(server.requests).isEmpty();
         }
     }
 }

@@ -169,7 +169,7 @@ class StepTest {
                 Step.fallback(Step.agent("missing"), Step.agent("increment")),
                 Step.parallel(Step.agent("double"), Step.branch(in -> in.path("n").asInt() == 2,
                         Step.agent("increment"), Step.agent("broken")))
-                        .map(outputs -> Map.of("sum", outputs.get(0).get("n").asInt() + outputs.get(1).get("n").asInt())),
+                        .map(out -> Map.of("sum", out.get(0).get("n").asInt() + out.get(1).get("n").asInt())),
                 Step.agent("echo"));
 
         var result = flow.run(client, Map.of("n", 1));

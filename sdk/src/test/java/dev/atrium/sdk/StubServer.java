@@ -14,41 +14,41 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /** A marketplace stand-in on a free local port: answers as each test's handler says and records what it was sent. */
-final class StubServer implements AutoCloseable {
+public final class StubServer implements AutoCloseable {
 
-    record Request(String method, String path, String query, Map<String, List<String>> headers, String body) {
-        String header(String name) {
+    public record Request(String method, String path, String query, Map<String, List<String>> headers, String body) {
+        public String header(String name) {
             var values = headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name)).findFirst();
             return values.map(e -> e.getValue().get(0)).orElse(null);
         }
     }
 
-    record Answer(int status, String body, Map<String, String> headers, long delayMillis) {
-        static Answer json(int status, String body) {
+    public record Answer(int status, String body, Map<String, String> headers, long delayMillis) {
+        public static Answer json(int status, String body) {
             return new Answer(status, body, Map.of(), 0);
         }
 
-        Answer with(String header, String value) {
+        public Answer with(String header, String value) {
             var all = new java.util.HashMap<>(headers);
             all.put(header, value);
             return new Answer(status, body, all, delayMillis);
         }
 
-        Answer after(long millis) {
+        public Answer after(long millis) {
             return new Answer(status, body, headers, millis);
         }
     }
 
-    interface Handler {
+    public interface Handler {
         Answer answer(Request request, int count) throws Exception;
     }
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    public static final ObjectMapper JSON = new ObjectMapper();
 
-    final List<Request> requests = new CopyOnWriteArrayList<>();
+    public final List<Request> requests = new CopyOnWriteArrayList<>();
     private final HttpServer server;
 
-    StubServer(Handler handler) throws IOException {
+    public StubServer(Handler handler) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newCachedThreadPool(r -> {
             var thread = new Thread(r);
@@ -90,12 +90,12 @@ final class StubServer implements AutoCloseable {
         }
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
     /** A stand-in for invoking agents by name: each name behaves as the SDK's composition tests need. */
-    static Answer agents(Request request) throws Exception {
+    public static Answer agents(Request request) throws Exception {
         String name = request.path().replaceFirst("^/v1/agents/", "").replaceFirst("/invoke$", "");
         JsonNode input = JSON.readTree(request.body());
         var run = switch (name) {
