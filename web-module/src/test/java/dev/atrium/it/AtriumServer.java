@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -84,6 +85,10 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private List<String> command;
     private String stamp;
     private int launches;
+    private static Throwable startFailure;
+    /** Payara Micro's instance summary after a deployment that failed: it stays up, serving nothing. */
+    private static final Pattern NOTHING_DEPLOYED =
+            Pattern.compile("\"Deployed\": \\[\\s*\\]");
     private long logStart;
     private Map<String, String> environment;
     private int redisPort;
@@ -94,9 +99,18 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         synchronized (AtriumServer.class) {
+            if (startFailure != null) {
+                // one failed start is enough: every further test class would wait out the start timeout again
+                throw new IllegalStateException("Atrium did not start for an earlier test class", startFailure);
+            }
             if (instance == null) {
                 var server = new AtriumServer();
-                server.start();
+                try {
+                    server.start();
+                } catch (Exception | Error e) {
+                    startFailure = e;
+                    throw e;
+                }
                 context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(AtriumServer.class, server);
                 instance = server;
             }
@@ -278,7 +292,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 "--deploy", war.toString(), "--contextroot", "/", "--port", Integer.toString(port),
                 "--nocluster", "--disablephonehome",
                 "--rootdir", "(set at each launch)",
-                "--prebootcommandfile", Path.of("../scripts/payara/preboot.asadmin").toAbsolutePath().toString()));
+                "--prebootcommandfile",
+                Path.of("../server-config/payara/micro-preboot.asadmin").toAbsolutePath().toString()));
         environment = env;
         Files.deleteIfExists(log);
         launch();
@@ -457,8 +472,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             if (!process.isAlive()) {
                 throw new IllegalStateException("Payara Micro exited; see " + log + "\n" + tail());
             }
-            if (Files.exists(log) && Files.readString(log).substring((int) logStart)
-                    .contains("Exception while loading the app")) {
+            String output = Files.exists(log) ? Files.readString(log).substring((int) logStart) : "";
+            if (output.contains("Exception while loading the app") || NOTHING_DEPLOYED.matcher(output).find()) {
                 close();
                 throw new IllegalStateException("The WAR failed to deploy; see " + log + "\n" + tail());
             }

@@ -6,7 +6,6 @@ import javax.sql.DataSource;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
-import jakarta.annotation.sql.DataSourceDefinition;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
@@ -15,20 +14,11 @@ import jakarta.ejb.TransactionManagementType;
 import org.flywaydb.core.Flyway;
 
 /**
- * Defines the application's data source and brings its schema to the newest version before anything uses it.
+ * Brings the schema of the application's data source to the newest version before anything uses it. The data
+ * source is {@value #DATA_SOURCE}: on Payara Micro the WAR defines it ({@code EmbeddedDataSource}); on Payara Server
+ * the EAR's {@code application.xml} maps the name to the server's pool {@code jdbc/atrium}, which an administrator
+ * sizes and watches (scripts/run-server).
  */
-@DataSourceDefinition(
-        name = DatabaseMigrations.DATA_SOURCE,
-        className = "dev.atrium.platform.persistence.AtriumDataSource",
-        minPoolSize = 2,
-        maxPoolSize = 30,
-        maxIdleTime = 3600,
-        properties = {
-                "fish.payara.max-wait-time-in-millis=30000",
-                "fish.payara.is-connection-validation-required=true",
-                "fish.payara.connection-validation-method=meta-data",
-                "fish.payara.fail-all-connections=true"
-        })
 @Startup
 @Singleton
 @TransactionManagement(TransactionManagementType.BEAN)

@@ -1,0 +1,204 @@
+package dev.atrium.ear;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The EAR on a real Payara Server domain, as an operator starts it: {@code scripts/run-server} creates the domain,
+ * applies {@code server-config/payara}, points the server's pool at a fresh PostgreSQL database and deploys
+ * {@code ear/target/atrium.ear}. A smoke subset then goes through it: login, an article, a chat, a task through
+ * JMS, a batch job execution (its repository in the same database, through the server's pool), an agent search.
+ */
+class EarSmokeIT {
+
+    private static final String ADMIN_EMAIL = "admin@atrium.test";
+    private static final String ADMIN_PASSWORD = "Admin-Passw0rd";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path WORK = Path.of(System.getProperty("atrium.it.work", "target/it")).toAbsolutePath();
+    private static final String PG = System.getProperty("atrium.it.pg.url", "jdbc:postgresql://127.0.0.1:5432/");
+
+    private static Map<String, String> environment;
+    private static String database;
+    private static String baseUrl;
+    private static String token;
+
+    @BeforeAll
+    static void startPayaraServer() throws Exception {
+        database = "atrium_ear_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (var c = DriverManager.getConnection(PG + "postgres", "postgres", "")) {
+            c.createStatement().execute("create database " + database);
+        }
+        int http = freePort();
+        baseUrl = "http://localhost:" + http;
+        Files.createDirectories(WORK);
+        environment = Map.of(
+                "ATRIUM_DATA_DIR", WORK.resolve("data-" + database).toString(),
+                "ATRIUM_HTTP_PORT", Integer.toString(http),
+                "ATRIUM_SERVER_ADMIN_PORT", Integer.toString(freePort()),
+                "ATRIUM_SERVER_ADMIN_PASSWORD", "Ops-" + UUID.randomUUID(),
+                "ATRIUM_DB_URL", PG + database,
+                "ATRIUM_DB_USER", "postgres",
+                "ATRIUM_ADMIN_EMAIL", ADMIN_EMAIL,
+                "ATRIUM_ADMIN_PASSWORD", ADMIN_PASSWORD);
+        long started = System.nanoTime();
+        int exit = runServer("start", Duration.ofMinutes(6));
+        assertThat(exit).as("scripts/run-server; see " + WORK.resolve("run-server.log")).isZero();
+        System.out.printf("Payara Server: domain created, configured, started and the EAR deployed in %.1f s%n",
+                (System.nanoTime() - started) / 1e9);
+        var login = send("POST", "/login", Map.of("email", ADMIN_EMAIL, "password", ADMIN_PASSWORD), null);
+        assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
+        token = JSON.readTree(login.body()).get("access_token").asText();
+    }
+
+    @AfterAll
+    static void stopPayaraServer() throws Exception {
+        if (environment != null) {
+            runServer("stop", Duration.ofMinutes(2));
+        }
+        if (database != null) {
+            try (var c = DriverManager.getConnection(PG + "postgres", "postgres", "")) {
+                c.createStatement().execute("drop database if exists " + database + " with (force)");
+            }
+        }
+    }
+
+    private static int runServer(String action, Duration timeout) throws Exception {
+        var builder = new ProcessBuilder(ROOT.resolve("scripts/run-server").toString(), action)
+                .directory(ROOT.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(WORK.resolve("run-server.log").toFile()));
+        builder.environment().keySet().removeIf(k -> k.startsWith("ATRIUM_"));
+        builder.environment().putAll(environment);
+        var process = builder.start();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            return -1;
+        }
+        return process.exitValue();
+    }
+
+    private static int freePort() throws IOException {
+        try (var socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static HttpResponse<String> send(String method, String path, Object body, String bearer)
+            throws Exception {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60))
+                .header("Accept", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonNode ok(HttpResponse<String> response, int status) throws Exception {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        return JSON.readTree(response.body());
+    }
+
+    /** Polls a resource until {@code done} holds: the work goes through the broker or the batch runtime. */
+    private static JsonNode await(String path, Predicate<JsonNode> done) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = ok(send("GET", path, null, token), 200);
+            if (done.test(last)) {
+                return last;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("Not done in 90 s: " + path + " " + last);
+    }
+
+    @Test
+    void whenTheEarRunsOnPayaraServerThenHealthNamesTheServersPostgresqlPool() throws Exception {
+        var health = ok(send("GET", "/health", null, null), 200);
+
+        assertThat(health.get("database").asText()).isEqualTo("ok");
+        assertThat(health.at("/backends/database").asText()).isEqualTo("postgresql");
+    }
+
+    @Test
+    void whenAnArticleIsWrittenThenItIsReadBack() throws Exception {
+        var created = ok(send("POST", "/api/v1/articles", Map.of("title", "Deployed as an EAR",
+                "body", "On Payara Server with the server's connection pool."), token), 201);
+
+        var read = ok(send("GET", "/api/v1/articles/" + created.get("id").asText(), null, token), 200);
+        assertThat(read.get("title").asText()).isEqualTo("Deployed as an EAR");
+    }
+
+    @Test
+    void whenChattingThenTheModelAnswers() throws Exception {
+        var answer = ok(send("POST", "/api/chat/completions", Map.of("message", "hello from the EAR"), token), 200);
+
+        assertThat(answer.get("content").asText()).isEqualTo("Echo: hello from the EAR");
+    }
+
+    @Test
+    void whenATaskIsSubmittedThenTheJmsWorkerCompletesIt() throws Exception {
+        var accepted = ok(send("POST", "/api/tasks/submit", Map.of("prompt", "one line, please"), token), 202);
+
+        var task = await("/api/tasks/" + accepted.get("task_id").asText(),
+                t -> !List.of("submitted", "running").contains(t.get("status").asText()));
+        assertThat(task.get("status").asText()).as(task.toString()).isEqualTo("success");
+        assertThat(task.at("/result/content").asText()).isEqualTo("Echo: one line, please");
+    }
+
+    @Test
+    void whenABatchJobIsStartedThenTheServersBatchRuntimeCompletesIt() throws Exception {
+        var started = ok(send("POST", "/admin/batch-jobs/daily-usage-report/executions", null, token), 202);
+
+        var execution = await(started.get("href").asText(),
+                e -> List.of("COMPLETED", "FAILED", "STOPPED", "ABANDONED").contains(e.get("status").asText()));
+        assertThat(execution.get("status").asText()).as(execution.toString()).isEqualTo("COMPLETED");
+        try (var c = DriverManager.getConnection(PG + database, "postgres", "");
+             var s = c.prepareStatement("select batchstatus from jbatchexecutioninstancedata where jobexecid = ?")) {
+            s.setLong(1, started.get("id").asLong());
+            try (var rows = s.executeQuery()) {
+                assertThat(rows.next()).as("the execution in the application's database").isTrue();
+                assertThat(rows.getString(1)).isEqualTo("COMPLETED");
+            }
+        }
+    }
+
+    @Test
+    void whenAgentsAreSearchedThenTheQueryIsEmbeddedAndAnswered() throws Exception {
+        var result = ok(send("GET", "/v1/agents/search?q=" + URLEncoder.encode("summarise a contract",
+                StandardCharsets.UTF_8) + "&limit=3", null, null), 200);
+
+        assertThat(result.get("agents").isArray()).as(result.toString()).isTrue();
+    }
+}
