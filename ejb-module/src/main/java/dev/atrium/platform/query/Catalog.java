@@ -29,12 +29,17 @@ public final class Catalog<E> {
                  boolean nonNull) {
 
         Path<Object> path(Root<?> root) {
-            Path<Object> p = null;
-            for (String part : attribute.split("\\.")) {
-                p = p == null ? root.get(part) : p.get(part);
-            }
-            return p;
+            return Catalog.path(root, attribute);
         }
+    }
+
+    /** An attribute of the root, or of an embeddable inside it ({@code email.value}). */
+    static Path<Object> path(Root<?> root, String attribute) {
+        Path<Object> p = null;
+        for (String part : attribute.split("\\.")) {
+            p = p == null ? root.get(part) : p.get(part);
+        }
+        return p;
     }
 
     private final Class<E> type;

@@ -111,7 +111,7 @@ public final class EntityQuery<E> {
         if (query.search() != null && !query.search().isBlank() && !catalog.searchAttributes().isEmpty()) {
             String pattern = "%" + escapeLike(query.search().trim().toLowerCase(Locale.ROOT)) + "%";
             var any = catalog.searchAttributes().stream()
-                    .map(a -> cb.like(cb.lower(root.get(a)), pattern, '\\'))
+                    .map(a -> cb.like(cb.lower(Catalog.path(root, a).as(String.class)), pattern, '\\'))
                     .toArray(Predicate[]::new);
             where.add(cb.or(any));
         }
