@@ -5,12 +5,13 @@
  * messaging on Artemis (embedded or remote), application events through a transactional outbox and its relay, outgoing
  * mail (SMTP or outbox) through the {@code mail} queue, the application data source and its Flyway migrations, list
  * queries (filters, search, sorting, offset and cursor pagination), rate-limit counters, idempotency results, health
- * checks and batch job control (starting, listing, restarting, and restarting from their checkpoint the executions a
+ * checks, what operators watch (the outbox backlog, queue depths and the DLQ: {@code Operations}) and batch job
+ * control (starting, listing, stopping, restarting, and restarting from their checkpoint the executions a
  * dead process left: {@code ExecutionLeases}, {@code BatchRecovery}).
  *
  * <p>Public operations: {@code KeyValueStore}, {@code ApplicationEvents.publish}, {@code MessageHandler},
  * {@code MailService.queue}, {@code EntityQuery.list}, {@code RateLimiter.hit}, {@code IdempotencyStore},
- * {@code BatchJobs.start}, {@code HealthChecks.check}.
+ * {@code BatchJobs.start}, {@code HealthChecks.check}, {@code Operations.snapshot}.
  *
  * <p>Leaves out: anything about users, content, models or agents; the HTTP side of the conventions lives in the web
  * module's {@code platform.boundary}.

@@ -88,6 +88,20 @@ public class AccessAdminService {
         return user;
     }
 
+    /**
+     * Ends every session, access and refresh token the user holds (API keys are the user's own to manage), as a
+     * password change does, without touching the account's state. Not for oneself: that is {@code POST /logout}.
+     */
+    public User endSessions(long id, Caller actor, RequestOrigin origin) {
+        if (id == actor.userId()) {
+            throw BusinessException.conflict("Administrators end their own sessions with POST /logout");
+        }
+        User user = user(id);
+        user.revokeCredentials(clock.instant());
+        audit.record(AuditAction.SESSIONS_END, id, actor.userId(), origin, true);
+        return user;
+    }
+
     public List<Role> roles() {
         return roles.all();
     }

@@ -17,6 +17,7 @@ public enum AuditAction {
     USER_DELETE("user_delete"),
     USER_DEACTIVATE("user_deactivate"),
     USER_ACTIVATE("user_activate"),
+    SESSIONS_END("sessions_end"),
     KEY_ROTATE("key_rotate"),
     OAUTH_LOGIN("oauth_login"),
     OAUTH_UNLINK("oauth_unlink"),

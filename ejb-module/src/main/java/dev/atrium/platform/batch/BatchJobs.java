@@ -190,6 +190,25 @@ public class BatchJobs {
         }
     }
 
+    /**
+     * Asks a running execution to stop: a chunk step stops at its next checkpoint, so a restart continues after the
+     * last committed chunk. 404 when there is no such execution, 409 when it is not running.
+     */
+    public Execution stop(long id) {
+        var execution = execution(id).orElseThrow(() -> BusinessException.notFound("Batch execution"));
+        if (!execution.running()) {
+            throw BusinessException.conflict("Batch execution " + id + " is " + execution.status());
+        }
+        try {
+            operator().stop(id);
+        } catch (NoSuchJobExecutionException e) {
+            throw BusinessException.notFound("Batch execution");
+        } catch (jakarta.batch.operations.JobExecutionNotRunningException e) {
+            throw BusinessException.conflict("Batch execution " + id + " is not running");
+        }
+        return execution(id).orElseThrow(() -> BusinessException.notFound("Batch execution"));
+    }
+
     private static JobOperator operator() {
         return BatchRuntime.getJobOperator();
     }

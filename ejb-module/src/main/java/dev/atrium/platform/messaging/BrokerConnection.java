@@ -231,6 +231,25 @@ public final class BrokerConnection implements AutoCloseable {
         return !closed && ((ActiveMQConnection) connection).getSessionFactory().getConnection() != null;
     }
 
+    /**
+     * How many messages wait in the queue (not those a consumer holds), counted by browsing up to {@code cap}, so
+     * the answer is the same on the embedded and on a remote broker and a huge backlog costs a bounded read.
+     */
+    public long depth(String queue, int cap) {
+        try (Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+             var browser = session.createBrowser(session.createQueue(queue))) {
+            var messages = browser.getEnumeration();
+            long count = 0;
+            while (count < cap && messages.hasMoreElements()) {
+                messages.nextElement();
+                count++;
+            }
+            return count;
+        } catch (JMSException | RuntimeException e) {
+            throw new MessagingException("Cannot browse " + queue, e);
+        }
+    }
+
     private void sendTo(String name, boolean topic, String body, String duplicateId) {
         if (closed) {
             throw new IllegalStateException("The broker connection is closed");

@@ -93,6 +93,15 @@ public class MessagingRuntime {
         broker.close();
     }
 
+    /** The application's queues, the dead-letter queue last. */
+    public java.util.List<String> queues() {
+        var names = new java.util.TreeSet<String>();
+        queueHandlers.forEach(h -> names.add(h.queue()));
+        var all = new java.util.ArrayList<>(names);
+        all.add(BrokerConnection.DEAD_LETTER_QUEUE);
+        return all;
+    }
+
     /** The running connection; the application's events reach it through the outbox relay. */
     public BrokerConnection broker() {
         return broker;

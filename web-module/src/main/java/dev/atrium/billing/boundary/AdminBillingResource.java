@@ -12,8 +12,10 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -23,7 +25,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.billing.control.AdminBilling;
 import dev.atrium.billing.control.Balances;
+import dev.atrium.billing.control.LedgerQueries;
 import dev.atrium.identity.boundary.Callers;
+import dev.atrium.platform.boundary.Envelopes;
+import dev.atrium.platform.boundary.ListRequest;
+import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** Administrators' moves on balances, each a journal entry with who and why. */
 @Path("v1/admin/billing")
@@ -52,7 +58,13 @@ public class AdminBillingResource {
     dev.atrium.billing.control.MarketplaceReports reports;
 
     @Inject
+    LedgerQueries ledger;
+
+    @Inject
     HttpServletRequest request;
+
+    @Context
+    UriInfo uri;
 
     @POST
     @Path("credits")
@@ -84,6 +96,14 @@ public class AdminBillingResource {
     @Operation(summary = "A user's balance")
     public BalanceView balance(@PathParam("user_id") long userId) {
         return BalanceView.from(balances.of(userId));
+    }
+
+    @GET
+    @Path("ledgers/{user_id: [0-9]+}")
+    @Operation(summary = "A user's statement, as GET /v1/me/ledger shows it to the user (list conventions)")
+    @ListOf(StatementLineView.class)
+    public Object ledger(@PathParam("user_id") long userId) {
+        return Envelopes.of(ledger.statement(userId, ListRequest.from(uri)), uri, StatementLineView::from);
     }
 
     @GET

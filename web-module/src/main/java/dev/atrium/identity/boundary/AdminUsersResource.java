@@ -86,6 +86,15 @@ public class AdminUsersResource {
     }
 
     @DELETE
+    @Path("{id: \\d+}/sessions")
+    @RequiresPermission("user:update")
+    @Operation(summary = "End all the user's sessions, access and refresh tokens (not one's own: POST /logout)")
+    @APIResponse(responseCode = "204", description = "Ended")
+    public void endSessions(@PathParam("id") long id) {
+        admin.endSessions(id, Callers.required(request), Origins.of(request, addresses));
+    }
+
+    @DELETE
     @Path("{id: \\d+}")
     @RequiresPermission("user:delete")
     @Operation(summary = "Delete a user (not oneself); their sessions and tokens stop working")

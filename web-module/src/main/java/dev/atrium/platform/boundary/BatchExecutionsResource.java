@@ -51,4 +51,14 @@ public class BatchExecutionsResource {
         return Response.accepted(new BatchJobsResource.AcceptedTask(Long.toString(restarted), href))
                 .header("Location", href).build();
     }
+
+    @POST
+    @Path("{id: \\d+}/stop")
+    @Operation(summary = "Stop a running execution at its next checkpoint; restart continues from there")
+    @APIResponse(responseCode = "200", description = "The execution, STOPPING or STOPPED")
+    @APIResponse(responseCode = "404", description = "No such execution")
+    @APIResponse(responseCode = "409", description = "Not running")
+    public BatchJobsResource.ExecutionView stop(@PathParam("id") long id) {
+        return BatchJobsResource.ExecutionView.from(jobs.stop(id));
+    }
 }

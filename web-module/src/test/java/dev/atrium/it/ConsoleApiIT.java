@@ -1,0 +1,152 @@
+package dev.atrium.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The endpoints the operators' console added to the API, without a browser: ending a user's sessions, the
+ * operations view, the job list, stopping an execution, a user's ledger for an administrator.
+ */
+@ExtendWith(AtriumServer.class)
+class ConsoleApiIT {
+
+    private static Accounts.Account staff;
+
+    @BeforeAll
+    static void staff() {
+        staff = MarketplaceFixtures.staff();
+    }
+
+    @Test
+    void whenAnAdministratorEndsAUsersSessionsThenTheirTokensStopAndTheAccountStaysActive() {
+        var user = Accounts.verified("ended");
+        assertThat(user.api().get("/me/permissions").status()).isEqualTo(200);
+        try (var clock = ServerClock.borrowed()) {
+            // credentials end to the second: the user's token must come from an earlier one
+            clock.advance(Duration.ofSeconds(2));
+
+            var ended = staff.api().delete("/admin/users/" + user.id() + "/sessions");
+
+            assertThat(ended.status()).as(ended.toString()).isEqualTo(204);
+            assertThat(user.api().get("/me/permissions").status()).isEqualTo(401);
+            var refresh = Api.anonymous().post("/refresh", Map.of("refresh_token", user.refreshToken()));
+            assertThat(refresh.status()).isEqualTo(401);
+            assertThat(staff.api().get("/admin/users/" + user.id()).json().get("is_active").asBoolean()).isTrue();
+            var again = Accounts.login(Api.anonymous(), user.email(), user.username());
+            assertThat(again.api().get("/me/permissions").status()).isEqualTo(200);
+            assertThat(again.api().delete("/admin/users/" + staff.id() + "/sessions").status()).isEqualTo(403);
+        }
+        var audit = staff.api().get("/admin/audit-logs?user_id=" + user.id() + "&action=sessions_end").json();
+        assertThat(audit.get("total").asInt()).isEqualTo(1);
+        assertThat(audit.at("/items/0/actor_id").asLong()).isEqualTo(staff.id());
+
+        assertThat(staff.api().delete("/admin/users/" + staff.id() + "/sessions").status()).isEqualTo(409);
+        assertThat(staff.api().delete("/admin/users/987654321/sessions").status()).isEqualTo(404);
+    }
+
+    @Test
+    void whenUsersAreSearchedByPartOfTheirEmailOrNameThenTheyAreFound() {
+        var user = Accounts.verified("findme");
+        String part = user.email().substring(7, 15).toUpperCase(java.util.Locale.ROOT);
+
+        var byEmail = staff.api().get("/admin/users?search=" + part);
+        var byName = staff.api().get("/admin/users?search=" + user.username() + "&sort=email");
+
+        assertThat(byEmail.status()).as(byEmail.toString()).isEqualTo(200);
+        assertThat(byEmail.json().get("total").asInt()).isEqualTo(1);
+        assertThat(byEmail.json().at("/items/0/id").asLong()).isEqualTo(user.id());
+        assertThat(byName.json().at("/items/0/email").asText()).isEqualTo(user.email());
+        assertThat(staff.api().get("/admin/users?search=%25_%25").json().get("total").asInt()).isZero();
+    }
+
+    @Test
+    void whenOperationsAreReadThenTheOutboxAndEveryQueueWithTheDlqShow() {
+        var reply = staff.api().get("/admin/operations");
+
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        var json = reply.json();
+        assertThat(json.get("outbox_pending").asLong()).isNotNegative();
+        assertThat(json.get("broker_connected").asBoolean()).isTrue();
+        var names = new ArrayList<String>();
+        json.get("queues").forEach(q -> {
+            names.add(q.get("name").asText());
+            assertThat(q.get("depth").asLong()).isNotNegative();
+        });
+        assertThat(names).contains("billing", "tasks", "mail").last().isEqualTo("DLQ");
+        assertThat(Accounts.verified("ops").api().get("/admin/operations").status()).isEqualTo(403);
+    }
+
+    @Test
+    void whenBatchJobsAreListedThenEachHasItsScheduleParametersAndLastExecution() {
+        var jobs = staff.api().get("/admin/batch-jobs").json().get("data");
+
+        var names = new ArrayList<String>();
+        jobs.forEach(j -> names.add(j.get("name").asText()));
+        assertThat(names).containsExactly("daily-usage-report", "daily-marketplace-report", "quality-scoring",
+                "monthly-payout");
+        JsonNode payout = jobs.get(3);
+        assertThat(payout.get("schedule").asText()).contains("1st");
+        assertThat(payout.at("/parameters/month").asText()).contains("YYYY-MM");
+        assertThat(payout.has("last_execution")).isTrue();
+    }
+
+    @Test
+    void whenARunningExecutionIsStoppedThenItStopsAtACheckpoint() {
+        // the test job over ten million numbers, ten per chunk: it runs until stopped
+        var started = staff.api().post("/admin/batch-jobs/it-sum-of-squares/executions?count=10000000");
+        assertThat(started.status()).as(started.toString()).isEqualTo(202);
+        String id = started.json().get("id").asText();
+        awaitStatus(id, List.of("STARTED"));
+
+        var stopped = staff.api().post("/admin/batch-executions/" + id + "/stop");
+
+        assertThat(stopped.status()).as(stopped.toString()).isEqualTo(200);
+        assertThat(stopped.json().get("status").asText()).isIn("STOPPING", "STOPPED");
+        var end = awaitStatus(id, List.of("STOPPED", "COMPLETED", "FAILED"));
+        assertThat(end.get("status").asText()).isEqualTo("STOPPED");
+        long read = end.at("/steps/0/read_count").asLong();
+        assertThat(read).isLessThan(10_000_000L);
+        assertThat(end.at("/steps/0/commit_count").asLong()).isPositive();
+        assertThat(staff.api().post("/admin/batch-executions/" + id + "/stop").status()).isEqualTo(409);
+        assertThat(staff.api().post("/admin/batch-executions/987654321/stop").status()).isEqualTo(404);
+        assertThat(Accounts.verified("stopper").api().post("/admin/batch-executions/" + id + "/stop").status())
+                .isEqualTo(403);
+    }
+
+    private static JsonNode awaitStatus(String id, List<String> ends) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline) {
+            var json = staff.api().get("/admin/batch-executions/" + id).json();
+            if (ends.contains(json.get("status").asText())) {
+                return json;
+            }
+            Accounts.sleep(200);
+        }
+        throw new AssertionError("Execution " + id + " did not reach " + ends);
+    }
+
+    @Test
+    void whenAnAdministratorReadsAUsersLedgerThenItIsTheStatementTheUserSees() {
+        var user = Accounts.verified("ledger");
+        assertThat(staff.api().post("/v1/admin/billing/credits", Map.of("user_id", user.id(), "amount", 12.5,
+                "reason", "Console ledger test")).status()).isEqualTo(201);
+
+        var mine = user.api().get("/v1/me/ledger").json();
+        var seen = staff.api().get("/v1/admin/billing/ledgers/" + user.id()).json();
+
+        assertThat(seen.get("items")).isEqualTo(mine.get("items"));
+        assertThat(seen.get("total").asInt()).isEqualTo(mine.get("total").asInt()).isPositive();
+        assertThat(seen.at("/items/0/kind").asText()).isEqualTo("admin_credit");
+        assertThat(user.api().get("/v1/admin/billing/ledgers/" + user.id()).status()).isEqualTo(403);
+    }
+}
