@@ -201,4 +201,21 @@ class EarSmokeIT {
 
         assertThat(result.get("agents").isArray()).as(result.toString()).isTrue();
     }
+
+    @Test
+    void whenAnOperatorSignsInToTheConsoleThenItsSessionReachesTheAdminApi() throws Exception {
+        var page = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + "/console")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow()).startsWith("default-src 'none'");
+
+        var signIn = send("POST", "/console/session", Map.of("email", ADMIN_EMAIL, "password", ADMIN_PASSWORD), null);
+        assertThat(signIn.statusCode()).as(signIn.body()).isEqualTo(200);
+        String cookie = signIn.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+        var jobs = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + "/admin/batch-jobs")).header("Cookie", cookie)
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(jobs.statusCode()).as(jobs.body()).isEqualTo(200);
+        assertThat(JSON.readTree(jobs.body()).get("data").size()).isEqualTo(4);
+    }
 }

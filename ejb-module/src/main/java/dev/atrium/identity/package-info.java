@@ -6,10 +6,11 @@
  * and lockouts, password reset links, SSO tickets, the first administrator.
  *
  * <p>Public operations: {@code RegistrationService} (register, verify), {@code LoginService} (login in token or
- * session mode, refresh, tokens for externally proven users), {@code LogoutService}, {@code PasswordService},
- * {@code Authenticator} (bearer and session credentials into a {@code Caller} with roles and permissions),
- * {@code AccessAdminService} (users, roles, keys), {@code AuditService}, {@code SsoService}, {@code TokenService},
- * {@code UserService} (other contexts see users only as {@code UserSummary} by id).
+ * session mode, the operators' console's session sign-in, refresh, tokens for externally proven users),
+ * {@code LogoutService}, {@code PasswordService}, {@code Authenticator} (bearer and session credentials into a
+ * {@code Caller} with roles and permissions), {@code AccessAdminService} (users, roles, keys, ending a user's
+ * sessions), {@code AuditService}, {@code SsoService}, {@code TokenService}, {@code UserService} (other contexts see
+ * users only as {@code UserSummary} by id).
  *
  * <p>Leaves out: the AI backend's API keys and tiers, which attach to users from their own context.
  */

@@ -63,6 +63,8 @@ class HostileBodiesIT {
         targets.add(new Target("POST /login", b -> Api.anonymous().send("POST", "/login", b, json)));
         targets.add(new Target("POST /api/v1/auth/login", b -> Api.anonymous().send("POST", "/api/v1/auth/login",
                 b, json)));
+        targets.add(new Target("POST /console/session", b -> Api.anonymous().send("POST", "/console/session", b,
+                json)));
         targets.add(new Target("POST /refresh", b -> Api.anonymous().send("POST", "/refresh", b, json)));
         targets.add(new Target("POST /logout", b -> user.api().send("POST", "/logout", b, json)));
         targets.add(new Target("POST /register", b -> Api.anonymous().send("POST", "/register", b, json)));

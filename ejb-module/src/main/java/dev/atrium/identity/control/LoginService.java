@@ -1,6 +1,7 @@
 package dev.atrium.identity.control;
 
 import java.util.Locale;
+import java.util.Set;
 
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -50,6 +51,9 @@ public class LoginService {
     @Inject
     SecuritySignals signals;
 
+    @Inject
+    PermissionCatalog permissions;
+
     public TokenPair login(String email, String password, RequestOrigin origin) {
         User user = authenticate(email, password, origin);
         return pairFor(user);
@@ -58,6 +62,21 @@ public class LoginService {
     /** Session mode: a new session at every login; the one the request came with, if any, ends. */
     public Session loginSession(String email, String password, RequestOrigin origin, String previousSessionId) {
         User user = authenticate(email, password, origin);
+        sessions.destroy(previousSessionId);
+        return sessions.create(user.id(), origin);
+    }
+
+    /**
+     * The operators' console: a cookie session whatever the deployment's login mode (a browser console keeps no
+     * token where a script could read it), for a user holding at least one of {@code accepted}. Anyone else is
+     * refused after the password check, and no session is made.
+     */
+    public Session loginConsole(String email, String password, RequestOrigin origin, String previousSessionId,
+                                Set<String> accepted) {
+        User user = authenticate(email, password, origin);
+        if (permissions.permissionsOf(user.roleNames()).stream().noneMatch(accepted::contains)) {
+            throw BusinessException.forbidden("This account has no access to the operators' console");
+        }
         sessions.destroy(previousSessionId);
         return sessions.create(user.id(), origin);
     }

@@ -1,0 +1,109 @@
+package dev.atrium.identity.boundary;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.annotation.security.PermitAll;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.NewCookie;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.atrium.identity.control.LoginService;
+import dev.atrium.identity.control.SessionService;
+import dev.atrium.platform.boundary.ClientAddress;
+import dev.atrium.platform.error.BusinessException;
+
+/**
+ * The operators' console at {@code /console}: three static files (a page, one script module, one style sheet) that
+ * work over the REST API with a cookie session, and the console's sign-in. The script builds every element with
+ * DOM calls and text nodes, so the policy allows scripts and styles from this origin only, no inline code at all.
+ */
+@Path("console")
+@RequestScoped
+@Tag(name = "operations")
+public class ConsoleResource {
+
+    /** Holding any of these opens the console; each screen then asks the API, which checks its own permission. */
+    static final Set<String> CONSOLE_PERMISSIONS =
+            Set.of("admin", "user:read", "agent:review", "agent:trust", "audit:read", "alert:read", "key:rotate");
+
+    static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+    private static final Map<String, String> ASSETS = Map.of(
+            "console.js", "text/javascript; charset=utf-8",
+            "console.css", "text/css; charset=utf-8");
+
+    @Inject
+    LoginService logins;
+
+    @Inject
+    HttpServletRequest request;
+
+    @Inject
+    ClientAddress addresses;
+
+    @GET
+    @PermitAll
+    @Produces(MediaType.TEXT_HTML)
+    @Operation(summary = "The operators' console (a page that signs in and works over this API)")
+    public Response page() {
+        return asset("index.html", "text/html; charset=utf-8");
+    }
+
+    @GET
+    @Path("{asset: console\\.(js|css)}")
+    @PermitAll
+    @Operation(summary = "The console's script module and style sheet")
+    public Response file(@PathParam("asset") String name) {
+        return asset(name, ASSETS.get(name));
+    }
+
+    @POST
+    @Path("session")
+    @PermitAll
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Sign in to the console: a session cookie (SameSite=Strict) whatever the login mode, for "
+            + "users with admin, user:read, agent:review, agent:trust, audit:read, alert:read or key:rotate; 403 "
+            + "for anyone else")
+    public Response signIn(@Valid @NotNull LoginRequest body) {
+        var session = logins.loginConsole(body.email(), body.password(), Origins.of(request, addresses),
+                AtriumAuthenticationMechanism.sessionCookie(request), CONSOLE_PERMISSIONS);
+        var cookie = new NewCookie.Builder(AtriumAuthenticationMechanism.SESSION_COOKIE).value(session.id())
+                .path("/").maxAge((int) SessionService.LIFETIME.toSeconds()).httpOnly(true).secure(true)
+                .sameSite(NewCookie.SameSite.STRICT).build();
+        return Response.ok(new MessageResponse("Signed in")).cookie(cookie).header("Cache-Control", "no-store")
+                .build();
+    }
+
+    private Response asset(String name, String type) {
+        InputStream in = ConsoleResource.class.getResourceAsStream("/console/" + name);
+        if (in == null) {
+            throw BusinessException.notFound("Console file");
+        }
+        try (in) {
+            return Response.ok(in.readAllBytes(), type).header("Content-Security-Policy", POLICY)
+                    .header("Cache-Control", "no-cache").header("Referrer-Policy", "same-origin").build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
