@@ -299,4 +299,83 @@ class ConsoleIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(form.statusCode()).as("a cross-site form cannot sign in").isEqualTo(415);
     }
+    @Test
+    @Order(9)
+    void whenAReviewerRejectsWithReasonsThenTheAgentIsRejectedWithThem() {
+        var developer = MarketplaceFixtures.developer(staff, "console-rejected");
+        ObjectNode card = MarketplaceFixtures.card(MarketplaceFixtures.unique("console-reject"), "Rejected agent",
+                "Rejected from the console", "productivity", List.of("console-reject"));
+        String id = MarketplaceFixtures.submitted(developer, card);
+
+        browser.open("/console#/agents/" + id);
+        browser.await(By.cssSelector("textarea[name=reasons]"))
+                .sendKeys("The description promises a summary it never gives\nNo useful output for empty input");
+        click("reject");
+        awaitFlash("Rejected");
+
+        assertThat(staff.api().get("/v1/agents/" + id).json().get("status").asText()).isEqualTo("rejected");
+        var version = staff.api().get("/v1/admin/submissions?agent_id=" + id).json().at("/items/0");
+        assertThat(version.get("decision_note").asText())
+                .isEqualTo("The description promises a summary it never gives\nNo useful output for empty input");
+    }
+
+    @Test
+    @Order(10)
+    void whenAnAdministratorGrantsAndRevokesARoleAndEndsSessionsThenTheUserAndTheAuditLogShowIt() {
+        var user = Accounts.verified("console-roles");
+        browser.open("/console#/users/" + user.id());
+        var grant = new org.openqa.selenium.support.ui.Select(browser.await(By.cssSelector("select[name=role]")));
+        grant.selectByValue("developer");
+        click("grant");
+        awaitFlash("Role developer granted");
+        assertThat(staff.api().get("/admin/users/" + user.id()).json().get("roles").toString()).contains("developer");
+
+        click("revoke-developer");
+        awaitFlash("Role developer revoked");
+        assertThat(staff.api().get("/admin/users/" + user.id()).json().get("roles").toString())
+                .doesNotContain("developer");
+
+        click("end-sessions");
+        awaitFlash("All sessions and tokens of the user have ended");
+        browser.awaitText(By.cssSelector("main"), "sessions_end");
+        assertThat(browser.driver.findElement(By.cssSelector("main")).getText()).contains("role_grant")
+                .contains("role_revoke");
+    }
+
+    @Test
+    @Order(11)
+    void whenAnAdministratorCreditsAUserThenTheBalanceAndTheLedgerShowIt() {
+        var user = Accounts.verified("console-credit");
+        browser.open("/console#/billing?user_id=" + user.id());
+        browser.await(By.cssSelector("input[name=amount]")).sendKeys("12.34");
+        browser.driver.findElement(By.cssSelector("input[name=credit_reason]")).sendKeys("Goodwill after an outage");
+        click("credit");
+        awaitFlash("Credited");
+        browser.awaitText(By.id("ledger-lines"), "Goodwill after an outage");
+        assertThat(browser.driver.findElement(By.id("ledger-lines")).getText()).contains("admin_credit")
+                .contains("12.34 USD");
+        browser.screenshot("screen-billing-ledger");
+
+        var balance = user.api().get("/v1/me/balance").json().get("balance").decimalValue();
+        var ledger = user.api().get("/v1/me/ledger").json();
+        assertThat(ledger.at("/items/0/kind").asText()).isEqualTo("admin_credit");
+        assertThat(ledger.at("/items/0/amount").decimalValue()).isEqualByComparingTo("12.34");
+        assertThat(browser.driver.findElement(By.id("balance")).getText())
+                .contains(balance.stripTrailingZeros().toPlainString());
+    }
+
+    @Test
+    @Order(12)
+    void whenAnAdministratorStartsAJobFromItsScreenThenTheExecutionIsListed() {
+        browser.open("/console#/jobs/quality-scoring");
+        click("start");
+        awaitFlash("Started execution #");
+        String execution = browser.driver.findElement(By.id("flash")).getText().replaceAll(".*#", "");
+        var end = BatchIT.awaitEnd(staff.api(), "/admin/batch-executions/" + execution, Duration.ofSeconds(90));
+        assertThat(end.get("status").asText()).isEqualTo("COMPLETED");
+        click("refresh");
+        By row = By.cssSelector("tr[data-execution='" + execution + "']");
+        browser.awaitText(row, "COMPLETED");
+        assertThat(browser.driver.findElement(row).getText()).contains("score: COMPLETED · read ");
+    }
 }

@@ -23,6 +23,9 @@ import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.LoginService;
@@ -64,6 +67,7 @@ public class ConsoleResource {
     @PermitAll
     @Produces(MediaType.TEXT_HTML)
     @Operation(summary = "The operators' console (a page that signs in and works over this API)")
+    @APIResponse(responseCode = "200", description = "The console's page", content = @Content(mediaType = "text/html"))
     public Response page() {
         return asset("index.html", "text/html; charset=utf-8");
     }
@@ -72,6 +76,8 @@ public class ConsoleResource {
     @Path("{asset: console\\.(js|css)}")
     @PermitAll
     @Operation(summary = "The console's script module and style sheet")
+    @APIResponse(responseCode = "200", description = "The file")
+    @APIResponse(responseCode = "404", description = "No such console file")
     public Response file(@PathParam("asset") String name) {
         return asset(name, ASSETS.get(name));
     }
@@ -84,6 +90,10 @@ public class ConsoleResource {
     @Operation(summary = "Sign in to the console: a session cookie (SameSite=Strict) whatever the login mode, for "
             + "users with admin, user:read, agent:review, agent:trust, audit:read, alert:read or key:rotate; 403 "
             + "for anyone else")
+    @APIResponse(responseCode = "200", description = "Signed in: the session_id cookie",
+            content = @Content(schema = @Schema(implementation = MessageResponse.class)))
+    @APIResponse(responseCode = "401", description = "Wrong e-mail or password")
+    @APIResponse(responseCode = "403", description = "No console permission, or the account is deactivated")
     public Response signIn(@Valid @NotNull LoginRequest body) {
         var session = logins.loginConsole(body.email(), body.password(), Origins.of(request, addresses),
                 AtriumAuthenticationMechanism.sessionCookie(request), CONSOLE_PERMISSIONS);
