@@ -575,18 +575,29 @@ screen(/^\/billing$/, 'billing', async params => {
     const userInput = h('input', { type: 'number', name: 'user_id', min: 1, value: userId });
     const dateInput = h('input', { type: 'date', name: 'date', value: date || yesterday() });
     const monthInput = h('input', { type: 'month', name: 'month', value: month || previousMonth() });
+    const rmonth = params.get('rmonth') || '';
+    const reconcileMonth = h('input', { type: 'month', name: 'rmonth', value: rmonth || previousMonth() });
     parts.push(h('div', { class: 'columns' },
         h('form', { class: 'card', id: 'reconcile', onsubmit: e => { e.preventDefault();
-            go('/billing', { ...Object.fromEntries(params), date: dateInput.value }); } },
-            h('h2', {}, 'Reconciliation'), field('Day (UTC)', dateInput), h('button', { type: 'submit' }, 'Reconcile')),
+            const next = { ...Object.fromEntries(params), date: dateInput.value };
+            delete next.rmonth;
+            go('/billing', next); } },
+            h('h2', {}, 'Reconciliation'), h('div', { class: 'actions' }, field('Day (UTC)', dateInput),
+                h('button', { type: 'submit', name: 'reconcile-day' }, 'Reconcile the day')),
+            h('div', { class: 'actions' }, field('Month (UTC)', reconcileMonth),
+                button('Reconcile the month', () => {
+                    const next = { ...Object.fromEntries(params), rmonth: reconcileMonth.value };
+                    delete next.date;
+                    go('/billing', next);
+                }, 'secondary', 'reconcile-month'))),
         h('form', { class: 'card', id: 'ledger', onsubmit: e => { e.preventDefault();
             go('/billing', { ...Object.fromEntries(params), user_id: userInput.value }); } },
             h('h2', {}, 'A user\'s balance and ledger'), field('User id', userInput),
             h('button', { type: 'submit' }, 'Show'))));
 
-    if (date) {
-        const r = await api('GET', '/v1/admin/billing/reconciliation', { params: { date } });
-        parts.push(h('section', { id: 'reconciliation' }, h('h2', {}, 'Reconciliation of ', r.date, ' ',
+    if (date || rmonth) {
+        const r = await api('GET', '/v1/admin/billing/reconciliation', { params: date ? { date } : { month: rmonth } });
+        parts.push(h('section', { id: 'reconciliation' }, h('h2', {}, 'Reconciliation of ', r.date || r.month, ' ',
             h('span', { class: 'tag ' + (r.agrees ? 'ok' : 'bad') }, r.agrees ? 'agrees' : 'does not agree')),
             details([['Usage records', r.usage_records], ['Charged by usage', money(r.usage_charged)],
                 ['Usage entries', r.usage_entries], ['Charged by entries', money(r.entries_charged)],

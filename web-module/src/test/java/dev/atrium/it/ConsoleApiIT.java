@@ -149,4 +149,30 @@ class ConsoleApiIT {
         assertThat(seen.at("/items/0/kind").asText()).isEqualTo("admin_credit");
         assertThat(user.api().get("/v1/admin/billing/ledgers/" + user.id()).status()).isEqualTo(403);
     }
+
+    @Test
+    void whenAMonthIsReconciledThenItCoversItsDaysAndNamesTheMonth() {
+        var today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+        String month = java.time.YearMonth.from(today).toString();
+        var user = Accounts.verified("reconciled");
+        assertThat(staff.api().post("/v1/admin/billing/credits", Map.of("user_id", user.id(), "amount", 3,
+                "reason", "Month reconciliation test")).status()).isEqualTo(201);
+
+        var byMonth = staff.api().get("/v1/admin/billing/reconciliation?month=" + month);
+        var byDay = staff.api().get("/v1/admin/billing/reconciliation?date=" + today).json();
+
+        assertThat(byMonth.status()).as(byMonth.toString()).isEqualTo(200);
+        var report = byMonth.json();
+        assertThat(report.get("month").asText()).isEqualTo(month);
+        assertThat(report.get("date").isNull()).isTrue();
+        assertThat(report.get("usage_records").asLong()).isGreaterThanOrEqualTo(byDay.get("usage_records").asLong());
+        assertThat(report.get("usage_charged").decimalValue())
+                .isGreaterThanOrEqualTo(byDay.get("usage_charged").decimalValue());
+        assertThat(report.get("unbalanced_entries").asLong()).isZero();
+        for (String bad : List.of("month=2026-13", "month=2026-1", "date=" + today + "&month=" + month, "")) {
+            var refused = staff.api().get("/v1/admin/billing/reconciliation?" + bad);
+            assertThat(refused.status()).as(bad).isEqualTo(422);
+            assertThat(refused.json().at("/error/code").asInt()).isEqualTo(40001);
+        }
+    }
 }

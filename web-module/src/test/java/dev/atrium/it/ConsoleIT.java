@@ -344,7 +344,7 @@ class ConsoleIT {
 
     @Test
     @Order(11)
-    void whenAnAdministratorCreditsAUserThenTheBalanceAndTheLedgerShowIt() {
+    void whenAnAdministratorCreditsAUserAndReconcilesTheMonthThenTheBalanceLedgerAndReportShow() {
         var user = Accounts.verified("console-credit");
         browser.open("/console#/billing?user_id=" + user.id());
         browser.await(By.cssSelector("input[name=amount]")).sendKeys("12.34");
@@ -356,12 +356,19 @@ class ConsoleIT {
                 .contains("12.34 USD");
         browser.screenshot("screen-billing-ledger");
 
+        String month = java.time.YearMonth.now(java.time.ZoneOffset.UTC).toString();
+        browser.driver.executeScript("arguments[0].value = arguments[1]",
+                browser.driver.findElement(By.cssSelector("input[name=rmonth]")), month);
+        click("reconcile-month");
+        browser.awaitText(By.id("reconciliation"), "Reconciliation of " + month);
+
         var balance = user.api().get("/v1/me/balance").json().get("balance").decimalValue();
         var ledger = user.api().get("/v1/me/ledger").json();
         assertThat(ledger.at("/items/0/kind").asText()).isEqualTo("admin_credit");
         assertThat(ledger.at("/items/0/amount").decimalValue()).isEqualByComparingTo("12.34");
         assertThat(browser.driver.findElement(By.id("balance")).getText())
                 .contains(balance.stripTrailingZeros().toPlainString());
+        assertThat(browser.driver.findElement(By.id("reconciliation")).getText()).contains("Unbalanced entries");
     }
 
     @Test

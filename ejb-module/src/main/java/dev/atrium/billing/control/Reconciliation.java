@@ -17,7 +17,7 @@ import dev.atrium.billing.entity.Money;
 import dev.atrium.marketplace.control.UsageQueries;
 
 /**
- * Proves a day's money agrees: the charged usage records of the day (UTC) against the usage entries posted for them,
+ * Proves a day's (or a month's) money agrees: the charged usage records of the period (UTC) against the usage entries posted for them,
  * every entry's lines summing to zero, every account's cached balance equal to the sum of its lines, and every
  * account's held amount equal to its open holds. Reads only; {@code agrees} when all four hold.
  */
@@ -27,7 +27,7 @@ public class Reconciliation {
     static final int MAX_LISTED = 100;
 
     /** What was compared, and the first differences found. */
-    public record Report(LocalDate date, long usageRecords, BigDecimal usageCharged, long usageEntries,
+    public record Report(String period, long usageRecords, BigDecimal usageCharged, long usageEntries,
                          BigDecimal entriesCharged, List<UUID> unbilledUsage, long unbalancedEntries,
                          List<UUID> accountsOffBalance, List<UUID> accountsOffHeld, boolean agrees) {
     }
@@ -39,8 +39,17 @@ public class Reconciliation {
     UsageQueries usages;
 
     public Report of(LocalDate date) {
-        var start = date.atStartOfDay(ZoneOffset.UTC).toInstant();
-        var end = date.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+        return of(date.toString(), date, date.plusDays(1));
+    }
+
+    /** The whole calendar month (UTC): its usage records and entries, and the ledger-wide checks. */
+    public Report of(java.time.YearMonth month) {
+        return of(month.toString(), month.atDay(1), month.plusMonths(1).atDay(1));
+    }
+
+    private Report of(String period, LocalDate from, LocalDate until) {
+        var start = from.atStartOfDay(ZoneOffset.UTC).toInstant();
+        var end = until.atStartOfDay(ZoneOffset.UTC).toInstant();
         var charged = usages.chargedOn(start, end);
         Object[] entries = (Object[]) em.createQuery("SELECT COUNT(DISTINCT e.id), COALESCE(SUM(l.amount), 0) FROM "
                         + "JournalEntry e, JournalLine l, BillingAccount a WHERE l.entryId = e.id AND a.id = l.accountId "
@@ -74,7 +83,7 @@ public class Reconciliation {
         var heldIds = offHeld.stream().map(Reconciliation::uuid).toList();
         boolean agrees = entryCount == charged.count() && entrySum.compareTo(charged.sum()) == 0 && unbalanced == 0
                 && balanceIds.isEmpty() && heldIds.isEmpty();
-        return new Report(date, charged.count(), charged.sum(), entryCount, entrySum, unbilled, unbalanced,
+        return new Report(period, charged.count(), charged.sum(), entryCount, entrySum, unbilled, unbalanced,
                 balanceIds, heldIds, agrees);
     }
 

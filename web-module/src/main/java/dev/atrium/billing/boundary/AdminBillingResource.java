@@ -108,16 +108,23 @@ public class AdminBillingResource {
 
     @GET
     @Path("reconciliation")
-    @Operation(summary = "A day's reconciliation (UTC): usage records against the ledger, balanced entries, cached "
-            + "balances and holds; agrees true when all hold")
-    public ReconciliationView reconciliation(@jakarta.ws.rs.QueryParam("date") String date) {
-        java.time.LocalDate day;
-        try {
-            day = java.time.LocalDate.parse(date == null ? "" : date);
-        } catch (java.time.format.DateTimeParseException e) {
-            throw dev.atrium.platform.error.BusinessException.validation("date: a day as YYYY-MM-DD");
+    @Operation(summary = "A day's (date=YYYY-MM-DD) or a month's (month=YYYY-MM) reconciliation (UTC): usage records "
+            + "against the ledger, balanced entries, cached balances and holds; agrees true when all hold")
+    public ReconciliationView reconciliation(@jakarta.ws.rs.QueryParam("date") String date,
+                                             @jakarta.ws.rs.QueryParam("month") String month) {
+        boolean byDay = date != null && !date.isBlank();
+        boolean byMonth = month != null && !month.isBlank();
+        if (byDay == byMonth) {
+            throw dev.atrium.platform.error.BusinessException.validation(
+                    "date or month: one of them, a day as YYYY-MM-DD or a month as YYYY-MM");
         }
-        return ReconciliationView.from(reconciliation.of(day));
+        try {
+            return ReconciliationView.from(byDay ? reconciliation.of(java.time.LocalDate.parse(date))
+                    : reconciliation.of(java.time.YearMonth.parse(month)));
+        } catch (java.time.format.DateTimeParseException e) {
+            throw dev.atrium.platform.error.BusinessException.validation(byDay ? "date: a day as YYYY-MM-DD"
+                    : "month: a calendar month as YYYY-MM");
+        }
     }
 
     @POST

@@ -10,9 +10,10 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.atrium.billing.control.Reconciliation;
 
-@Schema(description = "A day's reconciliation (UTC): charged usage records against usage entries, balanced entries, "
+@Schema(description = "A day's or a month's reconciliation (UTC; date or month is set): charged usage records "
+        + "against usage entries, balanced entries, "
         + "cached balances and held amounts; the first 100 differences of each kind")
-public record ReconciliationView(String date, @JsonbProperty("usage_records") long usageRecords,
+public record ReconciliationView(String date, String month, @JsonbProperty("usage_records") long usageRecords,
                                  @JsonbProperty("usage_charged") BigDecimal usageCharged,
                                  @JsonbProperty("usage_entries") long usageEntries,
                                  @JsonbProperty("entries_charged") BigDecimal entriesCharged,
@@ -22,7 +23,8 @@ public record ReconciliationView(String date, @JsonbProperty("usage_records") lo
                                  @JsonbProperty("accounts_off_held") List<String> accountsOffHeld, boolean agrees) {
 
     public static ReconciliationView from(Reconciliation.Report r) {
-        return new ReconciliationView(r.date().toString(), r.usageRecords(), r.usageCharged(), r.usageEntries(),
+        boolean month = r.period().length() == 7;
+        return new ReconciliationView(month ? null : r.period(), month ? r.period() : null, r.usageRecords(), r.usageCharged(), r.usageEntries(),
                 r.entriesCharged(), ids(r.unbilledUsage()), r.unbalancedEntries(), ids(r.accountsOffBalance()),
                 ids(r.accountsOffHeld()), r.agrees());
     }
