@@ -97,11 +97,9 @@ public class ConsoleResource {
     public Response signIn(@Valid @NotNull LoginRequest body) {
         var session = logins.loginConsole(body.email(), body.password(), Origins.of(request, addresses),
                 AtriumAuthenticationMechanism.sessionCookie(request), CONSOLE_PERMISSIONS);
-        var cookie = new NewCookie.Builder(AtriumAuthenticationMechanism.SESSION_COOKIE).value(session.id())
-                .path("/").maxAge((int) SessionService.LIFETIME.toSeconds()).httpOnly(true).secure(true)
-                .sameSite(NewCookie.SameSite.STRICT).build();
-        return Response.ok(new MessageResponse("Signed in")).cookie(cookie).header("Cache-Control", "no-store")
-                .build();
+        return Response.ok(new MessageResponse("Signed in")).cookie(LoginResource.sessionCookie(session.id(),
+                (int) SessionService.LIFETIME.toSeconds(), NewCookie.SameSite.STRICT))
+                .header("Cache-Control", "no-store").build();
     }
 
     private Response asset(String name, String type) {

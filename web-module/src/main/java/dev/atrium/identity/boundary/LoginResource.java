@@ -144,7 +144,12 @@ public class LoginResource {
     }
 
     static NewCookie sessionCookie(String value, int maxAge) {
+        return sessionCookie(value, maxAge, NewCookie.SameSite.LAX);
+    }
+
+    /** The session cookie: HttpOnly, Secure, path /; the operators' console asks for SameSite=Strict. */
+    static NewCookie sessionCookie(String value, int maxAge, NewCookie.SameSite sameSite) {
         return new NewCookie.Builder(AtriumAuthenticationMechanism.SESSION_COOKIE).value(value).path("/")
-                .maxAge(maxAge).httpOnly(true).secure(true).sameSite(NewCookie.SameSite.LAX).build();
+                .maxAge(maxAge).httpOnly(true).secure(true).sameSite(sameSite).build();
     }
 }
