@@ -89,6 +89,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     /** Payara Micro's instance summary after a deployment that failed: it stays up, serving nothing. */
     private static final Pattern NOTHING_DEPLOYED =
             Pattern.compile("\"Deployed\": \\[\\s*\\]");
+    private static final Pattern BOOT_COMMAND_FAILED = Pattern.compile("Boot Command \\S+ failed");
     private long logStart;
     private Map<String, String> environment;
     private int redisPort;
@@ -293,7 +294,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 "--nocluster", "--disablephonehome",
                 "--rootdir", "(set at each launch)",
                 "--prebootcommandfile",
-                Path.of("../server-config/payara/micro-preboot.asadmin").toAbsolutePath().toString()));
+                Path.of("../server-config/payara/atrium.asadmin").toAbsolutePath().toString()));
         environment = env;
         Files.deleteIfExists(log);
         launch();
@@ -476,6 +477,12 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             if (output.contains("Exception while loading the app") || NOTHING_DEPLOYED.matcher(output).find()) {
                 close();
                 throw new IllegalStateException("The WAR failed to deploy; see " + log + "\n" + tail());
+            }
+            // Payara Micro logs a failed command of atrium.asadmin as a warning and boots anyway
+            if (output.contains("Boot Command") && BOOT_COMMAND_FAILED.matcher(output).find()) {
+                close();
+                throw new IllegalStateException("A command of server-config/payara/atrium.asadmin failed; see " + log
+                        + "\n" + tail());
             }
             try {
                 var response = client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/health")).GET().build(),

@@ -21,9 +21,6 @@ import dev.atrium.ai.entity.Message;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class ChatService {
 
-    /** The executor streaming answers run on (defined in the WAR's web.xml): one thread per open stream. */
-    public static final String STREAMS = "java:app/concurrent/atrium-streams";
-
     /**
      * What a client asks: a message, in a conversation (null starts one), of a model (null: the default), sampled at
      * a temperature (null: the model's default).

@@ -22,6 +22,7 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.messaging.MessageHandler;
 import dev.atrium.platform.objects.ObjectStore;
 
@@ -65,7 +66,7 @@ public class FileParseWorker implements MessageHandler {
     @ConfigProperty(name = "atrium.files.parse-timeout-seconds", defaultValue = "120")
     long timeoutSeconds;
 
-    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    @Resource(lookup = ServerResources.WORKERS)
     ManagedThreadFactory threads;
 
     private ExecutorService parsing;

@@ -37,6 +37,7 @@ import jakarta.json.JsonValue;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 
@@ -90,7 +91,7 @@ public class OpenAiProvider implements ModelProvider {
     @Inject
     Clock clock;
 
-    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    @Resource(lookup = ServerResources.WORKERS)
     ManagedThreadFactory threads;
 
     private HttpClient client;

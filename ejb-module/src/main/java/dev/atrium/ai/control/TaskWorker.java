@@ -25,6 +25,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.ai.entity.TaskProgress;
+import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.messaging.MessageHandler;
 
@@ -82,7 +83,7 @@ public class TaskWorker implements MessageHandler {
     @ConfigProperty(name = "atrium.ai.task-hard-limit-seconds", defaultValue = "180")
     long hardLimitSeconds;
 
-    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    @Resource(lookup = ServerResources.WORKERS)
     ManagedThreadFactory threads;
 
     private TaskLimits limits;

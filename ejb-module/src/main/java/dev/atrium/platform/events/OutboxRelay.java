@@ -21,6 +21,7 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.messaging.BrokerConnection;
 import dev.atrium.platform.messaging.MessagingException;
 import dev.atrium.platform.messaging.MessagingRuntime;
@@ -58,7 +59,7 @@ public class OutboxRelay {
     @Inject
     Clock clock;
 
-    @Resource
+    @Resource(lookup = ServerResources.WORKERS)
     ManagedThreadFactory threads;
 
     @Inject

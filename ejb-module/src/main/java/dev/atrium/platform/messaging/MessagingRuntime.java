@@ -21,6 +21,8 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.platform.ServerResources;
+
 /**
  * Owns the broker connection for the application's lifetime: starts the embedded broker, or connects to the
  * one at {@code atrium.broker.url}, then starts consumers for every {@link MessageHandler} and
@@ -48,7 +50,7 @@ public class MessagingRuntime {
     @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
     String dataDir;
 
-    @Resource
+    @Resource(lookup = ServerResources.WORKERS)
     ManagedThreadFactory threads;
 
     @Inject

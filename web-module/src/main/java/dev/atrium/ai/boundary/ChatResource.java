@@ -41,6 +41,7 @@ import dev.atrium.ai.control.QuotaService;
 import dev.atrium.ai.control.StreamCache;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 
@@ -73,7 +74,7 @@ public class ChatResource {
     @ConfigProperty(name = "atrium.ai.stream-resume-stall-seconds", defaultValue = "60")
     long stallSeconds;
 
-    @Resource(lookup = ChatService.STREAMS)
+    @Resource(lookup = ServerResources.STREAMS)
     ManagedExecutorService executor;
 
     @POST

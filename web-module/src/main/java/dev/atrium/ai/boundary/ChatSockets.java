@@ -10,7 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.Session;
 
-import dev.atrium.ai.control.ChatService;
+import dev.atrium.platform.ServerResources;
 
 /**
  * The live chat WebSocket of each user on this instance: one per user id, a new connection replacing (and closing)
@@ -21,7 +21,7 @@ public class ChatSockets {
 
     private final Map<Long, Session> live = new ConcurrentHashMap<>();
 
-    @Resource(lookup = ChatService.STREAMS)
+    @Resource(lookup = ServerResources.STREAMS)
     ManagedExecutorService executor;
 
     public void register(long userId, Session session) {

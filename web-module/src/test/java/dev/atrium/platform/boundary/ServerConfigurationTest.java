@@ -1,0 +1,95 @@
+package dev.atrium.platform.boundary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import jakarta.annotation.sql.DataSourceDefinition;
+
+import org.junit.jupiter.api.Test;
+
+import dev.atrium.platform.ServerResources;
+import dev.atrium.platform.persistence.DatabaseMigrations;
+
+/**
+ * One configuration source, two launchers: Payara Micro and Payara Server take the same {@code atrium.asadmin}, and
+ * what cannot be shared (the pool of the WAR on Micro, the server's pool) keeps the spec's limits on both.
+ */
+class ServerConfigurationTest {
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path CONFIG = ROOT.resolve("server-config/payara");
+
+    private static List<String> commands(String file) throws IOException {
+        return Files.readAllLines(CONFIG.resolve(file)).stream().map(String::trim)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    }
+
+    private static Map<String, String> options(String command) {
+        Matcher m = Pattern.compile("--([a-z-]+)=(\"[^\"]*\"|\\S+)").matcher(command);
+        var found = new java.util.HashMap<String, String>();
+        while (m.find()) {
+            found.put(m.group(1), m.group(2));
+        }
+        return found;
+    }
+
+    @Test
+    void whenEitherRuntimeIsLaunchedThenItAppliesTheSharedFile() throws IOException {
+        assertThat(Files.readString(ROOT.resolve("scripts/run")))
+                .contains("--prebootcommandfile server-config/payara/atrium.asadmin");
+        assertThat(Files.readString(ROOT.resolve("docker/Dockerfile"))).contains("server-config/payara/atrium.asadmin");
+        assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
+                .contains("server-config/payara/atrium.asadmin");
+        String server = Files.readString(ROOT.resolve("scripts/run-server"));
+        assertThat(server).contains("apply \"$config/server-domain.asadmin\"", "apply \"$config/atrium.asadmin\"");
+        assertThat(server.indexOf("apply \"$config/server-domain.asadmin\""))
+                .as("the server's own file first: it names the protocol the shared file configures")
+                .isLessThan(server.indexOf("apply \"$config/atrium.asadmin\""));
+        try (var files = Files.list(CONFIG)) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
+                    .containsExactly("atrium.asadmin", "server-domain.asadmin");
+        }
+    }
+
+    @Test
+    void whenTheSharedFileIsReadThenItCreatesTheResourcesTheApplicationLooksUp() throws IOException {
+        var shared = commands("atrium.asadmin");
+        assertThat(shared).anyMatch(c -> c.startsWith("create-managed-executor-service ")
+                && c.endsWith(" " + ServerResources.STREAMS));
+        assertThat(shared).anyMatch(c -> c.startsWith("create-managed-thread-factory ")
+                && c.endsWith(" " + ServerResources.WORKERS));
+        assertThat(shared).contains("set configs.config.server-config.batch-runtime-configuration"
+                + ".data-source-lookup-name=" + DatabaseMigrations.DATA_SOURCE);
+        // names that exist on one runtime only do not belong here
+        assertThat(String.join("\n", shared)).doesNotContain("http-listener-1", "jdbc/atrium-pool", "${");
+        assertThat(Files.readString(ROOT.resolve("web-module/src/main/webapp/WEB-INF/web.xml")))
+                .doesNotContain("<managed-executor>");
+    }
+
+    @Test
+    void whenThePoolsAreComparedThenBothRuntimesHaveTheSpecsLimits() throws IOException {
+        var server = commands("server-domain.asadmin");
+        var pool = options(server.stream().filter(c -> c.startsWith("create-jdbc-connection-pool ")).findFirst()
+                .orElseThrow());
+        assertThat(pool).containsEntry("steadypoolsize", "20").containsEntry("maxpoolsize", "30")
+                .containsEntry("maxwait", "30000").containsEntry("idletimeout", "3600");
+        assertThat(server).contains("create-jdbc-resource --connectionpoolid=atrium-pool jdbc/atrium");
+
+        var micro = EmbeddedDataSource.class.getAnnotation(DataSourceDefinition.class);
+        assertThat(micro.name()).isEqualTo(DatabaseMigrations.DATA_SOURCE);
+        assertThat(Integer.toString(micro.maxPoolSize())).isEqualTo(pool.get("maxpoolsize"));
+        assertThat(Integer.toString(micro.maxIdleTime())).isEqualTo(pool.get("idletimeout"));
+        Map<String, String> properties = Arrays.stream(micro.properties()).map(p -> p.split("=", 2))
+                .collect(Collectors.toMap(p -> p[0], p -> p[1]));
+        assertThat(properties).containsEntry("fish.payara.max-wait-time-in-millis", pool.get("maxwait"));
+    }
+}
