@@ -168,6 +168,71 @@ class EarSmokeIT {
     }
 
     @Test
+    void whenAnAnswerIsStreamedThenItRunsOnTheExecutorTheServerManages() throws Exception {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + "/api/chat/stream")).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(
+                        Map.of("message", "streamed from the EAR", "model", "echo")))).build();
+        var stream = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+
+        assertThat(stream.statusCode()).as(stream.body()).isEqualTo(200);
+        assertThat(stream.body()).contains("\"content\":\"streamed \"", "\"type\":\"done\"");
+        assertThat(asadmin("list-managed-executor-services")).contains("concurrent/atrium-streams");
+        assertThat(asadmin("list-managed-thread-factories")).contains("concurrent/atrium-workers");
+    }
+
+    @Test
+    void whenTheAdminPortIsAskedOverPlainHttpThenItSendsTheClientToTls() throws Exception {
+        var answer = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:"
+                + environment.get("ATRIUM_SERVER_ADMIN_PORT") + "/")).GET().build(),
+                HttpResponse.BodyHandlers.discarding());
+
+        assertThat(answer.statusCode()).isEqualTo(302);
+        assertThat(answer.headers().firstValue("Location").orElseThrow()).startsWith("https://");
+    }
+
+    @Test
+    void whenAnAdministratorPausesASchedulesInTheDomainsConfigThenTheRunningApplicationHoldsItBack()
+            throws Exception {
+        assertThat(asadmin("set-config-property", "--source=domain", "--propertyName=atrium.batch.schedules.paused",
+                "--propertyValue=monthly-payout")).contains("executed successfully");
+        try {
+            var jobs = await("/admin/batch-jobs", j -> paused(j, "monthly-payout"));
+            assertThat(paused(jobs, "daily-usage-report")).isFalse();
+        } finally {
+            asadmin("delete-config-property", "--source=domain", "--propertyName=atrium.batch.schedules.paused");
+        }
+        await("/admin/batch-jobs", j -> !paused(j, "monthly-payout"));
+    }
+
+    private static boolean paused(JsonNode jobs, String name) {
+        for (var job : jobs.get("data")) {
+            if (job.get("name").asText().equals(name)) {
+                return job.get("schedule_paused").asBoolean();
+            }
+        }
+        throw new AssertionError(name + " not in " + jobs);
+    }
+
+    /** asadmin of the unpacked server against the test's domain, over secure admin with the operator's password. */
+    private static String asadmin(String... command) throws Exception {
+        Path passwords = Files.createTempFile(WORK, "asadmin", ".txt");
+        try {
+            Files.writeString(passwords, "AS_ADMIN_PASSWORD=" + environment.get("ATRIUM_SERVER_ADMIN_PASSWORD"));
+            var arguments = new java.util.ArrayList<>(List.of(ROOT.resolve("ear/target/payara6/bin/asadmin")
+                    .toString(), "--user", "admin", "--passwordfile", passwords.toString(), "--port",
+                    environment.get("ATRIUM_SERVER_ADMIN_PORT"), "--interactive=false"));
+            arguments.addAll(List.of(command));
+            var process = new ProcessBuilder(arguments).redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            return out;
+        } finally {
+            Files.deleteIfExists(passwords);
+        }
+    }
+
+    @Test
     void whenATaskIsSubmittedThenTheJmsWorkerCompletesIt() throws Exception {
         var accepted = ok(send("POST", "/api/tasks/submit", Map.of("prompt", "one line, please"), token), 202);
 

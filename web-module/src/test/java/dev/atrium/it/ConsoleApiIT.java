@@ -96,6 +96,8 @@ class ConsoleApiIT {
                 "monthly-payout");
         JsonNode payout = jobs.get(3);
         assertThat(payout.get("schedule").asText()).contains("1st");
+        // nothing pauses the schedules here (atrium.batch.schedules.paused unset); EarSmokeIT pauses one
+        jobs.forEach(j -> assertThat(j.get("schedule_paused").asBoolean()).as(j.toString()).isFalse());
         assertThat(payout.at("/parameters/month").asText()).contains("YYYY-MM");
         assertThat(payout.has("last_execution")).isTrue();
     }

@@ -23,6 +23,8 @@ import jakarta.batch.runtime.Metric;
 import jakarta.batch.runtime.StepExecution;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.Config;
+
 import dev.atrium.platform.error.BusinessException;
 
 /**
@@ -37,6 +39,20 @@ public class BatchJobs {
 
     @jakarta.inject.Inject
     ExecutionLeases leases;
+
+    @jakarta.inject.Inject
+    Config config;
+
+    /**
+     * Pauses the schedules: {@code all} (or {@code true}), or a comma-separated list of job names; empty, {@code none}
+     * or {@code false} lets them run. Read at every firing, so an administrator pauses them on a running server: on
+     * Payara Server as a MicroProfile Config property of the domain (admin console: Configurations > server-config >
+     * MicroProfile > Config, or {@code asadmin set-config-property}), on Payara Micro through the environment
+     * ({@code ATRIUM_BATCH_SCHEDULES_PAUSED}). Starts by an administrator are not paused.
+     */
+    public static final String SCHEDULES_PAUSED = "atrium.batch.schedules.paused";
+
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(BatchJobs.class.getName());
 
     private static final Pattern NAME = Pattern.compile("^[a-z0-9][a-z0-9-]{0,63}$");
 
@@ -107,6 +123,11 @@ public class BatchJobs {
      */
     public java.util.OptionalLong startOnce(String claim, java.time.Duration keep, String jobName,
                                             String... parameters) {
+        if (schedulePaused(jobName)) {
+            LOG.info(() -> "The schedule of " + jobName + " is paused (" + SCHEDULES_PAUSED + "): " + claim
+                    + " not started");
+            return java.util.OptionalLong.empty();
+        }
         if (!store.setIfAbsent("batch-claim:" + claim, "1", keep)) {
             return java.util.OptionalLong.empty();
         }
@@ -115,6 +136,22 @@ public class BatchJobs {
             properties.setProperty(parameters[i], parameters[i + 1]);
         }
         return java.util.OptionalLong.of(start(jobName, properties));
+    }
+
+    /** Whether {@value #SCHEDULES_PAUSED} holds the job's schedule back now. */
+    public boolean schedulePaused(String jobName) {
+        return paused(config.getOptionalValue(SCHEDULES_PAUSED, String.class).orElse(""), jobName);
+    }
+
+    static boolean paused(String setting, String jobName) {
+        String value = setting == null ? "" : setting.trim().toLowerCase(java.util.Locale.ROOT);
+        if (value.isEmpty() || value.equals("none") || value.equals("false")) {
+            return false;
+        }
+        if (value.equals("all") || value.equals("true") || value.equals("*")) {
+            return true;
+        }
+        return java.util.Arrays.stream(value.split(",")).map(String::trim).anyMatch(jobName::equals);
     }
 
     public Optional<Execution> execution(long id) {

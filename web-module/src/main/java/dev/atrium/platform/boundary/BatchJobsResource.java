@@ -69,9 +69,12 @@ public class BatchJobsResource {
     public record ExecutionsView(java.util.List<ExecutionView> data) {
     }
 
-    /** A job the application defines, when it runs by itself and which parameters a start may give. */
-    public record JobView(String name, String description, String schedule, Map<String, String> parameters,
-                          ExecutionView lastExecution) {
+    /**
+     * A job the application defines, when it runs by itself (and whether that schedule is paused now) and which
+     * parameters a start may give.
+     */
+    public record JobView(String name, String description, String schedule, boolean schedulePaused,
+                          Map<String, String> parameters, ExecutionView lastExecution) {
     }
 
     /** Every job, with its latest execution. */
@@ -81,23 +84,24 @@ public class BatchJobsResource {
     /** The jobs in META-INF/batch-jobs and their EJB schedules (UTC); each schedule starts a job once per cluster. */
     static final java.util.List<JobView> CATALOGUE = java.util.List.of(
             new JobView("daily-usage-report", "AI usage per user and model for a day: CSV and JSON reports",
-                    "daily at 00:15 UTC, for the day before", Map.of("date", "YYYY-MM-DD, default yesterday"), null),
+                    "daily at 00:15 UTC, for the day before", false, Map.of("date", "YYYY-MM-DD, default yesterday"), null),
             new JobView("daily-marketplace-report", "Marketplace calls and revenue split per agent for a day (CSV)",
-                    "daily at 01:30 UTC, for the day before", Map.of("date", "YYYY-MM-DD, default yesterday"), null),
+                    "daily at 01:30 UTC, for the day before", false, Map.of("date", "YYYY-MM-DD, default yesterday"), null),
             new JobView("quality-scoring", "Quality score and ranking of every listed agent over 30 days",
-                    "daily at 02:30 UTC", Map.of(), null),
+                    "daily at 02:30 UTC", false, Map.of(), null),
             new JobView("monthly-payout", "Pays developers their earnings for a month; writes the payout file",
                     "on the 1st of each month from 03:05 UTC (atrium.billing.payout.hour), for the month before",
-                    Map.of("month", "YYYY-MM, default the previous month"), null));
+                    false, Map.of("month", "YYYY-MM, default the previous month"), null));
 
     @Inject
     BatchJobs jobs;
 
     @GET
-    @Operation(summary = "Every batch job with its schedule, parameters and latest execution")
+    @Operation(summary = "Every batch job with its schedule (paused or not: atrium.batch.schedules.paused), "
+            + "parameters and latest execution")
     public JobsView list() {
         return new JobsView(CATALOGUE.stream().map(job -> new JobView(job.name(), job.description(), job.schedule(),
-                job.parameters(), jobs.executions(job.name(), 1).stream().findFirst().map(ExecutionView::from)
+                jobs.schedulePaused(job.name()), job.parameters(), jobs.executions(job.name(), 1).stream().findFirst().map(ExecutionView::from)
                         .orElse(null))).toList());
     }
 
