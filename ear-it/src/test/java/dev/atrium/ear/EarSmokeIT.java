@@ -37,6 +37,7 @@ class EarSmokeIT {
 
     private static final String ADMIN_EMAIL = "admin@atrium.test";
     private static final String ADMIN_PASSWORD = "Admin-Passw0rd";
+    private static final String SSO_REDIRECT = "https://portal.atrium.test/after-login";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -66,7 +67,8 @@ class EarSmokeIT {
                 "ATRIUM_DB_URL", PG + database,
                 "ATRIUM_DB_USER", "postgres",
                 "ATRIUM_ADMIN_EMAIL", ADMIN_EMAIL,
-                "ATRIUM_ADMIN_PASSWORD", ADMIN_PASSWORD);
+                "ATRIUM_ADMIN_PASSWORD", ADMIN_PASSWORD,
+                "ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_REDIRECT);
         long started = System.nanoTime();
         int exit = runServer("start", Duration.ofMinutes(6));
         assertThat(exit).as("scripts/run-server; see " + WORK.resolve("run-server.log")).isZero();
@@ -230,6 +232,19 @@ class EarSmokeIT {
         } finally {
             Files.deleteIfExists(passwords);
         }
+    }
+
+    @Test
+    void whenTheReportsModuleIsCalledWithAnSsoTokenThenMicroProfileJwtLetsTheAdministratorIn() throws Exception {
+        var sso = ok(send("POST", "/sso/login", Map.of("email", ADMIN_EMAIL, "password", ADMIN_PASSWORD,
+                "redirect_url", SSO_REDIRECT), null), 200);
+
+        var me = ok(send("GET", "/reports/me", null, sso.get("token").asText()), 200);
+        assertThat(me.get("groups").toString()).contains("\"admin\"");
+        ok(send("GET", "/reports/platform", null, sso.get("token").asText()), 200);
+        assertThat(send("GET", "/reports/me", null, null).statusCode()).isEqualTo(401);
+        assertThat(send("GET", "/reports/me", null, token).statusCode()).as("Atrium's HS256 access token")
+                .isEqualTo(401);
     }
 
     @Test

@@ -290,7 +290,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 Path.of("target/test-classes"), work.resolve("atrium-it.war"));
         command = new ArrayList<>(List.of(javaBin(), "-Xmx768m", "-jar",
                 System.getProperty("payara.jar", "target/payara-micro.jar"),
-                "--deploy", war.toString(), "--contextroot", "/", "--port", Integer.toString(port),
+                "--deploy", war.toString(), "--contextroot", "/",
+                // the reports subsystem beside it, as an operator deploys it (README, "Reports")
+                "--deploy", Path.of(System.getProperty("atrium.reports.war",
+                        "../reports-module/target/atrium-reports.war")).toAbsolutePath() + ":/reports",
+                "--port", Integer.toString(port),
                 "--nocluster", "--disablephonehome",
                 "--rootdir", "(set at each launch)",
                 "--prebootcommandfile",

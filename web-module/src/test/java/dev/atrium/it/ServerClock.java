@@ -21,6 +21,7 @@ public final class ServerClock implements AutoCloseable {
         return new ServerClock();
     }
 
+    /** Moves it forward, or back (a negative duration, at most 31 days). */
     public void advance(Duration by) {
         var reply = Accounts.admin().api().post("/admin/clock", Map.of("advance_seconds", by.toSeconds()));
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);

@@ -57,7 +57,7 @@ public class SsoService {
     public SsoLogin login(String email, String password, String redirectUrl, RequestOrigin origin) {
         requireAllowed("redirect_url", redirectUrl);
         User user = logins.authenticateUser(email, password, origin);
-        String token = tokens.issueSso(user.id(), user.role());
+        String token = tokens.issueSso(user.id(), user.role(), user.roleNames());
         audit.record(AuditAction.SSO_LOGIN, user.id(), origin, true);
         return new SsoLogin(token, withParameter(redirectUrl.trim(), "token", token));
     }

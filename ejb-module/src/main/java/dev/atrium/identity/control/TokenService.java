@@ -89,12 +89,16 @@ public class TokenService {
                 macSigner(key.secret()));
     }
 
-    /** An RS256 SSO token: the access-token claims, verifiable by anyone with the published JWKS. */
-    public String issueSso(long userId, String role) {
+    /**
+     * An RS256 SSO token: the access-token claims and the user's roles as {@code groups} (the claim MicroProfile JWT
+     * maps to roles), verifiable by anyone with the published JWKS.
+     */
+    public String issueSso(long userId, String role, java.util.List<String> groups) {
         var key = keys.currentRsa();
+        var claims = new JWTClaimsSet.Builder(claims(TokenType.ACCESS, userId, role, lifetime(TokenType.ACCESS)))
+                .claim("groups", java.util.List.copyOf(groups)).build();
         try {
-            return sign(claims(TokenType.ACCESS, userId, role, lifetime(TokenType.ACCESS)), JWSAlgorithm.RS256,
-                    key.getKeyID(), new RSASSASigner(key));
+            return sign(claims, JWSAlgorithm.RS256, key.getKeyID(), new RSASSASigner(key));
         } catch (JOSEException e) {
             throw new IllegalStateException("Cannot sign SSO token", e);
         }

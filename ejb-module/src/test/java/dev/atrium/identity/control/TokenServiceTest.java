@@ -155,9 +155,17 @@ class TokenServiceTest {
 
     @Test
     void whenAnSsoTokenIsIssuedThenItVerifiesWithThePublicJwksOnlyAsRs256() throws Exception {
-        String sso = tokens.issueSso(9, "admin");
+        String sso = tokens.issueSso(9, "admin", java.util.List.of("admin", "user"));
         var jwt = SignedJWT.parse(sso);
         assertThat(jwt.getHeader().getAlgorithm()).isEqualTo(JWSAlgorithm.RS256);
+        // what MicroProfile JWT requires of a token (iss, sub, exp, iat, jti) and the roles it maps from groups
+        var claims = jwt.getJWTClaimsSet();
+        assertThat(claims.getIssuer()).isNotBlank();
+        assertThat(claims.getSubject()).isEqualTo("9");
+        assertThat(claims.getExpirationTime()).isNotNull();
+        assertThat(claims.getIssueTime()).isNotNull();
+        assertThat(claims.getJWTID()).isNotBlank();
+        assertThat(claims.getStringListClaim("groups")).containsExactly("admin", "user");
         var publicKey = ring.publicJwks().getKeyByKeyId(jwt.getHeader().getKeyID()).toRSAKey();
         assertThat(publicKey.isPrivate()).isFalse();
         assertThat(jwt.verify(new com.nimbusds.jose.crypto.RSASSAVerifier(publicKey))).isTrue();

@@ -1,7 +1,10 @@
 package dev.atrium.identity.boundary;
 
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
+import jakarta.interceptor.Interceptor;
 import jakarta.security.enterprise.AuthenticationStatus;
 import jakarta.security.enterprise.authentication.mechanism.http.HttpAuthenticationMechanism;
 import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageContext;
@@ -25,6 +28,10 @@ import dev.atrium.platform.kv.KeyValueStoreException;
  * invoke resource as {@link #DEPENDENCY_TOKEN} (the request stays anonymous), anywhere else it is refused.
  */
 @ApplicationScoped
+// In the EAR, the reports module's MicroProfile JWT mechanism is a bean visible to this WAR too; as an enabled
+// alternative this one is chosen here, while the reports module, which cannot see it, keeps its own.
+@Alternative
+@Priority(Interceptor.Priority.APPLICATION)
 public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanism {
 
     public static final String CALLER = "atrium.caller";

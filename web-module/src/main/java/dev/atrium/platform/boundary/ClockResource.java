@@ -8,8 +8,8 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -36,8 +36,11 @@ import dev.atrium.platform.time.ClockProducer;
 @Tag(name = "operations")
 public class ClockResource {
 
-    /** How far to move the clock forward. */
-    public record Advance(@NotNull @PositiveOrZero Long advanceSeconds) {
+    /**
+     * How far to move the clock: forward, or back by at most 31 days (a token or a record made "in the past", as
+     * code that reads the system's time, such as a subsystem's MicroProfile JWT, then sees it).
+     */
+    public record Advance(@NotNull @Min(-31L * 24 * 3600) Long advanceSeconds) {
     }
 
     /** The application's time and how far it is from the system's. */
@@ -62,7 +65,7 @@ public class ClockResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Move the application clock forward (test deployments only)")
+    @Operation(summary = "Move the application clock forward, or back by at most 31 days (test deployments only)")
     public ClockView advance(@Valid @NotNull Advance body) {
         view();
         clocks.movable().advance(Duration.ofSeconds(body.advanceSeconds()));

@@ -1,0 +1,105 @@
+package dev.atrium.it.resilience;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.atrium.it.Accounts;
+import dev.atrium.it.Api;
+import dev.atrium.it.AtriumServer;
+import dev.atrium.it.MarketplaceFixtures;
+
+/**
+ * Two instances on one database and one broker (one second instance for the whole class: starting one costs most of
+ * a minute).
+ * <ul>
+ * <li>Each has its own search index: an agent listed through one is found through the other once the change's message
+ * arrives, and one listed while the other was down is found there as soon as it is back.</li>
+ * <li>Each names itself as the issuer of its SSO tokens, signed with the one key ring they share: the reports
+ * subsystem beside one instance refuses the other's tokens with 401 although their signatures verify.</li>
+ * </ul>
+ */
+@ExtendWith(AtriumServer.class)
+class TwoInstancesIT {
+
+    private static AtriumServer.Peer peer;
+
+    @BeforeAll
+    static void startTheSecondInstance() throws Exception {
+        assumeTrue(AtriumServer.get().resilience(), "needs the resilience run's own broker, shared by both instances");
+        peer = AtriumServer.get().peer();
+        peer.start();
+    }
+
+    @AfterAll
+    static void stopTheSecondInstance() {
+        if (peer != null) {
+            peer.close();
+        }
+    }
+
+    private static String words(String kind) {
+        return kind + " " + UUID.randomUUID().toString().replaceAll("[^a-f]", "").substring(0, 6) + " lighthouse";
+    }
+
+    private static String listed(Accounts.Account staff, String words, String name) {
+        var card = MarketplaceFixtures.card(MarketplaceFixtures.unique(name), "Twin " + words,
+                "Finds " + words + " for the test of two instances.", "testing", List.of("find-twins"));
+        return MarketplaceFixtures.listed(staff, card);
+    }
+
+    private static boolean found(Api api, String words, String id) {
+        var reply = MarketplaceFixtures.awaitSearch(api, "limit=50&q=" + words.replace(" ", "+"),
+                r -> MarketplaceFixtures.ids(r).contains(id));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return MarketplaceFixtures.ids(reply).contains(id);
+    }
+
+    @Test
+    void whenAnAgentIsListedOnOneInstanceThenTheOtherFindsItAlsoWhenItWasDownMeanwhile() throws Exception {
+        var staff = MarketplaceFixtures.staff();
+        var onPeer = Api.anonymous().at(peer.baseUrl());
+
+        String words = words("mariner");
+        String id = listed(staff, words, "twin");
+        assertThat(found(onPeer, words, id)).as("listed on the first, searched on the second").isTrue();
+
+        peer.close();
+        String missedWords = words("harbour");
+        String missed = listed(staff, missedWords, "missed");
+        peer.start();
+
+        assertThat(found(onPeer, missedWords, missed)).as("listed while the second was down").isTrue();
+        assertThat(found(Api.anonymous(), missedWords, missed)).isTrue();
+    }
+
+    private static String sso(Api api, Accounts.Account user) {
+        var reply = api.post("/sso/login", Map.of("email", user.email(), "password", Accounts.PASSWORD,
+                "redirect_url", AtriumServer.SSO_REDIRECT));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return reply.json().get("token").asText();
+    }
+
+    @Test
+    void whenAWellSignedTokenNamesAnotherIssuerThenTheReportsSubsystemRefusesIt() {
+        var user = Accounts.verified("reports-issuer");
+        var onPeer = Api.anonymous().at(peer.baseUrl());
+        String peerToken = sso(onPeer, user);
+        String ownToken = sso(Api.anonymous(), user);
+
+        assertThat(onPeer.withToken(peerToken).get("/reports/me").status())
+                .as("the second instance's subsystem: its own issuer").isEqualTo(200);
+        assertThat(Api.anonymous().withToken(ownToken).get("/reports/me").status()).isEqualTo(200);
+        assertThat(Api.anonymous().withToken(peerToken).get("/reports/me").status())
+                .as("the same key, another issuer").isEqualTo(401);
+        assertThat(onPeer.withToken(ownToken).get("/reports/me").status()).isEqualTo(401);
+    }
+}
