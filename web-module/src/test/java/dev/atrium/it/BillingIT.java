@@ -81,6 +81,17 @@ class BillingIT {
     }
 
     @Test
+    void whenTheRelayLooksForDueEventsThenAPartialIndexOfPendingRowsServesItOnPostgres() throws Exception {
+        // without it the planner read every pending row, and every row sent since the last vacuum, on each round
+        var index = InvokeFixtures.rows("SELECT indexdef FROM pg_indexes WHERE tablename = 'outbox_events' "
+                + "AND indexname = 'ix_outbox_events_pending'");
+
+        assertThat(index).hasSize(1);
+        assertThat(index.get(0).get("indexdef").toString()).contains("(created_at)")
+                .contains("WHERE (sent_at IS NULL)");
+    }
+
+    @Test
     void whenAPaidAgentIsInvokedThenTheBalancePaysAndTheSplitAddsUpExactlyOnce() throws Exception {
         var agent = paidAgent("0.37");
         var user = Accounts.verified("payer");

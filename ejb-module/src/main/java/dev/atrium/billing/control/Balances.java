@@ -78,23 +78,24 @@ public class Balances {
         return close(holdId, Hold.Status.SETTLED);
     }
 
-    /** Settles several holds in the caller's transaction: one locking query, one update per account. */
-    public void settleAll(java.util.Collection<UUID> holdIds) {
+    /**
+     * Settles several holds in the caller's transaction, their rows locked in id order (a second delivery of the same
+     * usage waits here for the first to commit), and answers the amounts released per account, which the caller takes
+     * off the accounts' {@code held} with its own update ({@code Ledger.postAll}).
+     */
+    public java.util.Map<UUID, BigDecimal> settleAll(java.util.Collection<UUID> holdIds) {
+        var released = new java.util.TreeMap<UUID, BigDecimal>();
         if (holdIds.isEmpty()) {
-            return;
+            return released;
         }
-        em.flush();
         var holds = em.createQuery("SELECT h FROM Hold h WHERE h.id IN :ids ORDER BY h.id", Hold.class)
                 .setParameter("ids", holdIds).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
-        var released = new java.util.TreeMap<UUID, BigDecimal>();
         for (Hold hold : holds) {
             if (hold.close(Hold.Status.SETTLED, clock.instant())) {
                 released.merge(hold.accountId(), hold.amount(), BigDecimal::add);
             }
         }
-        released.forEach((account, amount) -> em.createNativeQuery(
-                        "UPDATE billing_accounts SET held = held - ? WHERE id = ?")
-                .setParameter(1, amount).setParameter(2, account).executeUpdate());
+        return released;
     }
 
     private boolean close(UUID holdId, Hold.Status to) {

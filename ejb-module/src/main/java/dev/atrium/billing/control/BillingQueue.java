@@ -5,18 +5,29 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 import dev.atrium.marketplace.control.UsageRecorded;
 import dev.atrium.platform.messaging.MessageHandler;
 
 /**
  * The {@value UsageRecorded#QUEUE} queue's consumer: each message names one usage record to bill; waiting messages
- * are billed a hundred at a time in one transaction, and one that fails is retried on its own.
+ * are billed up to {@code atrium.billing.queue.batch-size} at a time in one transaction by
+ * {@code atrium.billing.queue.consumers} consumers per instance, and one that fails is retried on its own.
  */
 @ApplicationScoped
 public class BillingQueue implements MessageHandler {
 
     @Inject
     UsageBilling billing;
+
+    @Inject
+    @ConfigProperty(name = "atrium.billing.queue.consumers", defaultValue = "2")
+    int consumers;
+
+    @Inject
+    @ConfigProperty(name = "atrium.billing.queue.batch-size", defaultValue = "500")
+    int batch;
 
     @Override
     public String queue() {
@@ -25,13 +36,13 @@ public class BillingQueue implements MessageHandler {
 
     @Override
     public int concurrency() {
-        return 2;
+        return consumers;
     }
 
-    /** Up to this many usage records are billed in one transaction, each account locked once for all of them. */
+    /** Up to this many usage records are billed in one transaction, each account moved once for all of them. */
     @Override
     public int batchSize() {
-        return 100;
+        return batch;
     }
 
     @Override

@@ -21,7 +21,7 @@ import dev.atrium.platform.kv.KeyValueStore;
 import dev.atrium.platform.mail.MailService;
 
 /**
- * Bills one usage record, once: in one transaction the hold placed for it is settled and, for a charged call, the
+ * Bills usage records, each once: in one transaction the hold placed for it is settled and, for a charged call, the
  * entry {@code usage:<id>} posts the price from the user's balance to the developer's earnings (70 %), the platform's
  * revenue (20 %) and the model cost (10 %). A second delivery of the same record finds the entry and posts nothing.
  * When the user's balance is then below {@value #LOW_BALANCE} USD, a notice is mailed, at most once a day (UTC).
@@ -62,7 +62,7 @@ public class UsageBilling {
         if (found.size() < new java.util.HashSet<>(usageIds).size()) {
             throw new IllegalStateException("Some of " + usageIds.size() + " usage records were not found");
         }
-        balances.settleAll(found.values().stream().map(UsageQueries.BillableUsage::holdId)
+        var released = balances.settleAll(found.values().stream().map(UsageQueries.BillableUsage::holdId)
                 .filter(java.util.Objects::nonNull).toList());
         var requests = new java.util.ArrayList<Ledger.Request>();
         for (var usage : found.values()) {
@@ -79,7 +79,7 @@ public class UsageBilling {
                     new Ledger.Line(AccountKind.MODEL_COST, BillingAccount.PLATFORM, split.model())),
                     usage.recordedAt()));
         }
-        int posted = ledger.postAll(requests);
+        int posted = ledger.postAll(requests, released);
         // the users charged in this batch whose balance is now low, found with one query
         var charged = requests.stream().map(r -> r.lines().get(0).owner()).distinct().toList();
         ledger.below(AccountKind.USER_BALANCE, charged, new BigDecimal(LOW_BALANCE))
@@ -87,34 +87,9 @@ public class UsageBilling {
         return posted;
     }
 
-    /** Bills the usage record; false when it was billed before. Throws while the record cannot be read yet. */
+    /** Bills the usage record as a batch of one; false when it was billed before. Throws while it cannot be read. */
     public boolean bill(UUID usageId) {
-        String reference = "usage:" + usageId;
-        var usage = usages.billable(usageId)
-                .orElseThrow(() -> new IllegalStateException("Usage record " + usageId + " not found"));
-        if (usage.holdId() != null) {
-            // the hold's row lock also puts two deliveries of the same record one after the other
-            balances.settle(usage.holdId());
-        }
-        if (ledger.posted(reference)) {
-            return false;
-        }
-        BigDecimal price = usage.priceCharged();
-        if (price.signum() == 0) {
-            return false;
-        }
-        var split = RevenueSplit.of(price);
-        ledger.post(EntryKind.USAGE, reference, null, "Agent " + usage.agentName(), List.of(
-                new Ledger.Line(AccountKind.USER_BALANCE, usage.userId(), price.negate()),
-                new Ledger.Line(AccountKind.DEVELOPER_EARNINGS, usage.developerId(), split.developer()),
-                new Ledger.Line(AccountKind.PLATFORM_REVENUE, BillingAccount.PLATFORM, split.platform()),
-                new Ledger.Line(AccountKind.MODEL_COST, BillingAccount.PLATFORM, split.model())),
-                usage.recordedAt());
-        BillingAccount balance = ledger.account(AccountKind.USER_BALANCE, usage.userId());
-        if (balance.balance().compareTo(new BigDecimal(LOW_BALANCE)) < 0) {
-            lowBalance(usage.userId(), balance.balance());
-        }
-        return true;
+        return billAll(List.of(usageId)) > 0;
     }
 
     private void lowBalance(long userId, BigDecimal balance) {

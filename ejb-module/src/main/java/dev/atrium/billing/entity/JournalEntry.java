@@ -59,7 +59,7 @@ public class JournalEntry {
     }
 
     private JournalEntry(EntryKind kind, String reference, Long actorId, String memo, Instant occurred, Instant now) {
-        this.id = UUID.randomUUID();
+        this.id = LedgerIds.next();
         this.kind = kind;
         this.reference = reference;
         this.actorId = actorId;
@@ -80,23 +80,41 @@ public class JournalEntry {
     /** {@code occurred}: when the cause happened (a usage's time), null for now. */
     public static JournalEntry post(EntryKind kind, String reference, Long actorId, String memo,
                                     List<Posting> postings, Instant occurred, Instant now) {
+        var entry = compose(kind, reference, actorId, memo, postings.stream()
+                .map(p -> new Amount(p.account().id(), p.amount())).toList(), occurred, now);
+        for (Posting p : postings) {
+            if (Money.of(p.amount()).signum() != 0) {
+                p.account().apply(Money.of(p.amount()));
+            }
+        }
+        return entry;
+    }
+
+    /** An amount on an account named by its id, for entries whose accounts the caller moves itself. */
+    public record Amount(UUID accountId, BigDecimal amount) {
+    }
+
+    /**
+     * A balanced entry and its lines, checked as {@link #post} checks them, without touching the accounts: for the
+     * caller that moves each account's cached balance once for many entries ({@code Ledger.postAll}).
+     */
+    public static JournalEntry compose(EntryKind kind, String reference, Long actorId, String memo,
+                                       List<Amount> amounts, Instant occurred, Instant now) {
         if (reference == null || reference.isBlank() || reference.length() > REFERENCE_MAX) {
             throw new IllegalArgumentException("A journal entry needs a reference of at most " + REFERENCE_MAX);
         }
-        var nonZero = postings.stream().filter(p -> Money.of(p.amount()).signum() != 0).toList();
+        var nonZero = amounts.stream().filter(a -> Money.of(a.amount()).signum() != 0).toList();
         if (nonZero.size() < 2) {
             throw new IllegalArgumentException("A journal entry moves money between at least two accounts");
         }
-        BigDecimal sum = nonZero.stream().map(p -> Money.of(p.amount())).reduce(BigDecimal.ZERO, BigDecimal::add);
+        BigDecimal sum = nonZero.stream().map(a -> Money.of(a.amount())).reduce(BigDecimal.ZERO, BigDecimal::add);
         if (sum.signum() != 0) {
             throw new IllegalArgumentException("A journal entry's lines sum to zero, not " + sum);
         }
         var entry = new JournalEntry(kind, reference, actorId, memo, occurred, now);
         var lines = new ArrayList<JournalLine>();
-        for (Posting p : nonZero) {
-            BigDecimal amount = Money.of(p.amount());
-            p.account().apply(amount);
-            lines.add(new JournalLine(entry.id, lines.size() + 1, p.account().id(), amount, now));
+        for (Amount a : nonZero) {
+            lines.add(new JournalLine(entry.id, lines.size() + 1, a.accountId(), Money.of(a.amount()), now));
         }
         entry.lines = List.copyOf(lines);
         return entry;

@@ -36,7 +36,7 @@ public class JournalLine {
     }
 
     JournalLine(UUID entryId, int lineNo, UUID accountId, BigDecimal amount, Instant postedAt) {
-        this.id = UUID.randomUUID();
+        this.id = LedgerIds.next();
         this.entryId = entryId;
         this.lineNo = lineNo;
         this.accountId = accountId;

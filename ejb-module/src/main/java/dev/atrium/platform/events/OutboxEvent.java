@@ -70,16 +70,6 @@ public class OutboxEvent {
         this.createdAt = Objects.requireNonNull(createdAt, "createdAt");
     }
 
-    /** The broker took it. */
-    public void sent(Instant at) {
-        if (sentAt != null) {
-            throw new IllegalStateException("Event " + id + " was already sent");
-        }
-        attempts++;
-        sentAt = Objects.requireNonNull(at, "at");
-        nextAttemptAt = null;
-    }
-
     /** Publishing failed: count the attempt and wait {@code backoff} before the next. */
     public void failed(String error, Instant now, Duration backoff) {
         attempts++;

@@ -63,7 +63,7 @@ public class OutboxRelay {
     ManagedThreadFactory threads;
 
     @Inject
-    @ConfigProperty(name = "atrium.outbox.batch-size", defaultValue = "200")
+    @ConfigProperty(name = "atrium.outbox.batch-size", defaultValue = "1000")
     int batchSize;
 
     @Inject
@@ -118,7 +118,7 @@ public class OutboxRelay {
                 } else if (!broker.connected()) {
                     round = new OutboxStore.Round(0, true);
                 } else {
-                    round = store.relayDue(batchSize, events -> publish(broker, events));
+                    round = store.relayDue(batchSize, events -> publish(broker, events, messaging.packSizes()));
                 }
                 if (System.currentTimeMillis() - lastPrune > PRUNE_EVERY_MILLIS) {
                     lastPrune = System.currentTimeMillis();
@@ -167,28 +167,79 @@ public class OutboxRelay {
         }
     }
 
-    /**
-     * Sends the batch in one broker transaction; if the broker refuses it while still connected, sends the events
-     * one by one. The broker rolls back a whole transaction that holds a duplicate (an event it took before the relay
-     * could record it as sent), whereas a single duplicate is simply dropped.
-     */
+    /** {@link #publish(BrokerConnection, List, java.util.Map)} with every event a message of its own. */
     static void publish(BrokerConnection broker, List<OutboxEvent> events) {
+        publish(broker, events, java.util.Map.of());
+    }
+
+    /**
+     * Sends the batch in one broker transaction; if the broker refuses it while still connected, sends its messages
+     * one by one. The broker rolls back a whole transaction that holds a duplicate (a message it took before the relay
+     * could record its events as sent), whereas a single duplicate is simply dropped. {@code packs}: queues whose
+     * consumer takes batches, with their batch size; their events travel up to that many to a message, one payload a
+     * line ({@link #messages}).
+     */
+    static void publish(BrokerConnection broker, List<OutboxEvent> events, java.util.Map<String, Integer> packs) {
+        var messages = messages(events, packs);
         try {
-            broker.sendAll(events.stream().map(e -> new BrokerConnection.Outgoing(e.destination(), e.broadcast(),
-                    e.payload(), e.id().toString())).toList());
+            broker.sendAll(messages);
         } catch (MessagingException e) {
             if (!broker.connected()) {
                 throw e;
             }
-            LOG.fine(() -> "The broker refused a batch of " + events.size() + " events; sending them one by one");
-            for (var event : events) {
-                if (event.broadcast()) {
-                    broker.publish(event.destination(), event.payload(), event.id().toString());
+            LOG.fine(() -> "The broker refused a batch of " + messages.size() + " messages; sending them one by one");
+            for (var message : messages) {
+                if (message.topic()) {
+                    broker.publish(message.destination(), message.body(), message.duplicateId());
                 } else {
-                    broker.send(event.destination(), event.payload(), event.id().toString());
+                    broker.send(message.destination(), message.body(), message.duplicateId());
                 }
             }
         }
+    }
+
+    /**
+     * The messages for the events, in their order per destination. An event is a message of its own, its id the
+     * duplicate-detection id, unless its queue is in {@code packs}: then consecutive events of that queue share a
+     * message, up to the queue's batch size, their payloads one per line, so that the broker and the consumer handle
+     * one message where they would handle hundreds (the billing queue's usage events). A packed message's
+     * duplicate-detection id names its first and last event and their number: the same rows relayed again after a
+     * crash make the same message, which the broker drops; a different grouping reaches consumers that are idempotent
+     * per id. A payload holding a line break is never packed.
+     */
+    static List<BrokerConnection.Outgoing> messages(List<OutboxEvent> events,
+                                                    java.util.Map<String, Integer> packs) {
+        var messages = new java.util.ArrayList<BrokerConnection.Outgoing>();
+        var packing = new java.util.LinkedHashMap<String, List<OutboxEvent>>();
+        for (var event : events) {
+            Integer size = event.broadcast() ? null : packs.get(event.destination());
+            if (size == null || size < 2 || event.payload().indexOf('\n') >= 0 || event.payload().indexOf('\r') >= 0) {
+                if (!event.broadcast() && packing.containsKey(event.destination())) {
+                    // the queue's open pack goes first, so its events keep their order
+                    messages.add(packed(packing.remove(event.destination())));
+                }
+                messages.add(new BrokerConnection.Outgoing(event.destination(), event.broadcast(), event.payload(),
+                        event.id().toString()));
+                continue;
+            }
+            var pack = packing.computeIfAbsent(event.destination(), d -> new java.util.ArrayList<>());
+            pack.add(event);
+            if (pack.size() == size) {
+                messages.add(packed(packing.remove(event.destination())));
+            }
+        }
+        packing.values().forEach(pack -> messages.add(packed(pack)));
+        return messages;
+    }
+
+    private static BrokerConnection.Outgoing packed(List<OutboxEvent> pack) {
+        var first = pack.get(0);
+        if (pack.size() == 1) {
+            return new BrokerConnection.Outgoing(first.destination(), false, first.payload(), first.id().toString());
+        }
+        var body = String.join("\n", pack.stream().map(OutboxEvent::payload).toList());
+        return new BrokerConnection.Outgoing(first.destination(), false, body,
+                "pack:" + first.id() + ":" + pack.get(pack.size() - 1).id() + ":" + pack.size());
     }
 
     private void prune() {

@@ -86,9 +86,24 @@ public class OutboxStore {
                     + " waits " + backoff);
             return new Round(0, true);
         }
-        var sent = clock.instant();
-        due.forEach(event -> event.sent(sent));
-        return new Round(due.size(), false);
+        // by primary key, in one JDBC batch (one round trip): a JPQL bulk update would have EclipseLink match every
+        // event of the persistence context against the whole id list in memory, which cost the relay most of its time
+        int marked = 0;
+        try (var update = em.unwrap(java.sql.Connection.class).prepareStatement(
+                "UPDATE outbox_events SET sent_at = ?, attempts = attempts + 1, next_attempt_at = NULL WHERE id = ?")) {
+            var at = clock.instant().atOffset(ZoneOffset.UTC);
+            for (var event : due) {
+                update.setObject(1, at);
+                update.setObject(2, event.id());
+                update.addBatch();
+            }
+            for (int count : update.executeBatch()) {
+                marked += count;
+            }
+        } catch (java.sql.SQLException e) {
+            throw new jakarta.persistence.PersistenceException("Marking " + due.size() + " events sent failed", e);
+        }
+        return new Round(marked, false);
     }
 
     /** Deletes events sent before {@code before}; answers how many. */

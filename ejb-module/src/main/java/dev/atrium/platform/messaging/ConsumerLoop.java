@@ -1,5 +1,6 @@
 package dev.atrium.platform.messaging;
 
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -26,7 +27,7 @@ final class ConsumerLoop implements Runnable {
     /** What a handler does with several first deliveries at once. */
     @FunctionalInterface
     interface Batch {
-        void accept(java.util.List<String> bodies) throws Exception;
+        void accept(List<String> bodies) throws Exception;
     }
 
     private static final Logger LOG = Logger.getLogger(ConsumerLoop.class.getName());
@@ -84,6 +85,8 @@ final class ConsumerLoop implements Runnable {
                     if (message != null) {
                         if (batchSize > 1 && message.getIntProperty("JMSXDeliveryCount") <= 1) {
                             handleBatch(message);
+                        } else if (batchSize > 1 && packed(message.getBody(String.class))) {
+                            unpack(message);
                         } else {
                             handle(message);
                         }
@@ -120,12 +123,12 @@ final class ConsumerLoop implements Runnable {
 
     /**
      * The first message and whatever else waits, up to the batch size, handed over together and committed together.
-     * A message delivered again that turns up meanwhile ends the batch and is handled alone in the same transaction;
-     * any failure rolls all of them back, and they come again one by one.
+     * A message may carry several bodies, one a line (the outbox relay packs a batch queue's events so); they count
+     * one each. A message delivered again that turns up meanwhile ends the batch and is handled alone in the same
+     * transaction (or unpacked); any failure rolls all of them back, and they come again one by one.
      */
     private void handleBatch(Message first) throws JMSException {
-        var bodies = new java.util.ArrayList<String>();
-        bodies.add(first.getBody(String.class));
+        var bodies = new java.util.ArrayList<>(lines(first.getBody(String.class)));
         Message again = null;
         while (bodies.size() < batchSize) {
             Message next = consumer.receiveNoWait();
@@ -136,13 +139,17 @@ final class ConsumerLoop implements Runnable {
                 again = next;
                 break;
             }
-            bodies.add(next.getBody(String.class));
+            bodies.addAll(lines(next.getBody(String.class)));
         }
         Message alone = again;
         try {
             batch.accept(bodies);
             if (alone != null) {
-                delivery.accept(alone.getBody(String.class), alone.getIntProperty("JMSXDeliveryCount"));
+                if (packed(alone.getBody(String.class))) {
+                    resendEach(lines(alone.getBody(String.class)));
+                } else {
+                    delivery.accept(alone.getBody(String.class), alone.getIntProperty("JMSXDeliveryCount"));
+                }
             }
         } catch (Throwable e) {
             LOG.log(Level.WARNING, e, () -> "Handler of " + name + " failed on a batch of " + bodies.size()
@@ -151,6 +158,41 @@ final class ConsumerLoop implements Runnable {
             return;
         }
         session.commit();
+    }
+
+    /**
+     * A packed message delivered again (its batch failed): its bodies go back to the queue as messages of their own,
+     * in this transaction, so that the one that fails reaches the dead-letter queue alone and the others are billed.
+     */
+    private void unpack(Message message) throws JMSException {
+        try {
+            resendEach(lines(message.getBody(String.class)));
+        } catch (JMSException | RuntimeException e) {
+            LOG.log(Level.WARNING, e, () -> "Unpacking a message of " + name + " failed; rolled back");
+            session.rollback();
+            return;
+        }
+        session.commit();
+    }
+
+    private void resendEach(List<String> bodies) throws JMSException {
+        try (var producer = session.createProducer(session.createQueue(name))) {
+            for (String body : bodies) {
+                producer.send(session.createTextMessage(body));
+            }
+        }
+    }
+
+    static boolean packed(String body) {
+        return body != null && body.indexOf('\n') >= 0;
+    }
+
+    /** The bodies a message carries: its lines that are not blank, or the whole body when it has one line. */
+    static List<String> lines(String body) {
+        if (!packed(body)) {
+            return List.of(body);
+        }
+        return body.lines().filter(line -> !line.isBlank()).toList();
     }
 
     private void pause() {

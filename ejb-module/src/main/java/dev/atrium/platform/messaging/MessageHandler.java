@@ -22,9 +22,11 @@ public interface MessageHandler {
     void onMessage(String body, int deliveryCount) throws Exception;
 
     /**
-     * How many messages one delivery may hand over at once to {@link #onMessages}; 1 (the default) delivers them one
+     * How many bodies one delivery may hand over at once to {@link #onMessages}; 1 (the default) delivers them one
      * by one. A batch is committed or rolled back as a whole; messages delivered again are handed over one by one,
-     * so a message that keeps failing cannot take others with it to the dead-letter queue.
+     * so a message that keeps failing cannot take others with it to the dead-letter queue. Above 1, the outbox relay
+     * packs this queue's events up to this many to a message, one body a line; such a message delivered again is
+     * first put back as a message per body.
      */
     default int batchSize() {
         return 1;

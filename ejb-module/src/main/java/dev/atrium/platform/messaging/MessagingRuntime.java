@@ -62,6 +62,7 @@ public class MessagingRuntime {
     Instance<TopicHandler> topicHandlers;
 
     private volatile BrokerConnection broker;
+    private volatile java.util.Map<String, Integer> packSizes = java.util.Map.of();
 
     @PostConstruct
     void start() {
@@ -75,7 +76,11 @@ public class MessagingRuntime {
             LOG.info(() -> "Messaging on the embedded broker, journal in " + directory);
         }
         try {
+            var sizes = new java.util.TreeMap<String, Integer>();
             for (var handler : queueHandlers) {
+                if (handler.batchSize() > 1) {
+                    sizes.merge(handler.queue(), handler.batchSize(), Math::min);
+                }
                 broker.consume(handler, threads);
                 LOG.info(() -> "Consuming queue " + handler.queue() + " with " + handler.concurrency()
                         + " consumer(s)");
@@ -84,6 +89,7 @@ public class MessagingRuntime {
                 broker.subscribe(handler, threads);
                 LOG.info(() -> "Subscribed to topic " + handler.topic());
             }
+            packSizes = java.util.Map.copyOf(sizes);
         } catch (RuntimeException e) {
             broker.close();
             throw e;
@@ -102,6 +108,14 @@ public class MessagingRuntime {
         var all = new java.util.ArrayList<>(names);
         all.add(BrokerConnection.DEAD_LETTER_QUEUE);
         return all;
+    }
+
+    /**
+     * The queues whose consumer takes batches ({@link MessageHandler#batchSize()} above 1), with their batch size: the
+     * outbox relay packs their events that many to a message, one per line, and the consumers unpack them.
+     */
+    public java.util.Map<String, Integer> packSizes() {
+        return packSizes;
     }
 
     /** The running connection; the application's events reach it through the outbox relay. */

@@ -41,6 +41,11 @@ public class AtriumDataSource implements DataSource {
             config.getOptionalValue("atrium.db.user", String.class).ifPresent(pg::setUser);
             config.getOptionalValue("atrium.db.password", String.class).ifPresent(pg::setPassword);
             pg.setApplicationName("atrium");
+            // the driver sends a batch of inserts as multi-row statements: the billing queue's journal lines and
+            // entries go in a few statements per batch instead of one each (a URL parameter still decides)
+            if (!url.get().contains("reWriteBatchedInserts")) {
+                pg.setReWriteBatchedInserts(true);
+            }
             return pg;
         }
         var h2 = new JdbcDataSource();

@@ -51,6 +51,31 @@ class LedgerRulesTest {
     }
 
     @Test
+    void whenEntriesAreComposedThenTheirRowsHaveTimeOrderedIdsAndTheAccountsAreLeftToTheCaller() {
+        var user = new BillingAccount(AccountKind.USER_BALANCE, 7, NOW);
+        var developer = new BillingAccount(AccountKind.DEVELOPER_EARNINGS, 8, NOW);
+        var ids = new java.util.ArrayList<java.util.UUID>();
+        for (int i = 0; i < 200; i++) {
+            var entry = JournalEntry.compose(EntryKind.USAGE, "usage:" + i, null, "Agent", List.of(
+                    new JournalEntry.Amount(user.id(), new BigDecimal("-0.01")),
+                    new JournalEntry.Amount(developer.id(), new BigDecimal("0.01"))), null, NOW);
+            ids.add(entry.id());
+            entry.lines().forEach(l -> ids.add(l.id()));
+        }
+
+        // version 7 ids, each later than the one before: appended to the journal's indexes, not scattered over them
+        assertThat(ids).allSatisfy(id -> assertThat(id.version()).isEqualTo(7));
+        assertThat(ids).isSorted().doesNotHaveDuplicates();
+        // composing checks the entry but moves no account: Ledger.postAll moves each once per batch
+        assertThat(user.balance()).isZero();
+        assertThat(developer.balance()).isZero();
+        assertThatThrownBy(() -> JournalEntry.compose(EntryKind.USAGE, "usage:x", null, "Agent", List.of(
+                new JournalEntry.Amount(user.id(), new BigDecimal("-0.01")),
+                new JournalEntry.Amount(developer.id(), new BigDecimal("0.02"))), null, NOW))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void whenAnAccountKindDoesNotFitItsOwnerThenItIsRefused() {
         assertThatThrownBy(() -> new BillingAccount(AccountKind.USER_BALANCE, BillingAccount.PLATFORM, NOW))
                 .isInstanceOf(IllegalArgumentException.class);

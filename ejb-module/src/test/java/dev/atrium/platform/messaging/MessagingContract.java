@@ -251,6 +251,27 @@ abstract class MessagingContract {
     }
 
     @Test
+    void whenBodiesArePackedInMessagesThenTheyAreBatchedAndAFailingOneReachesTheDeadLetterQueueAlone()
+            throws Exception {
+        // as the outbox relay packs a batch queue's events: one body a line
+        broker.send("packed", "p0\np1\np2");
+        broker.send("packed", "p3\npoison\np5");
+        var handler = new Batcher("packed");
+        var deadLetters = new Recorder(BrokerConnection.DEAD_LETTER_QUEUE);
+        broker.consume(handler, THREADS);
+        broker.consume(deadLetters, THREADS);
+
+        // the packed messages come again unpacked, then the bodies one by one: only the poison is given up
+        assertThat(deadLetters.next().body()).isEqualTo("poison");
+        assertThat(handler.handled).containsExactlyInAnyOrder("p0", "p1", "p2", "p3", "p5");
+        var batches = new java.util.ArrayList<List<String>>();
+        handler.batches.drainTo(batches);
+        assertThat(batches.get(0)).containsExactly("p0", "p1", "p2", "p3", "poison", "p5");
+        assertThat(handler.deliveries).extracting(Delivery::body).doesNotContain("p0\np1\np2");
+        assertThat(deadLetters.deliveries.poll(1, TimeUnit.SECONDS)).isNull();
+    }
+
+    @Test
     void whenConcurrencyIsOneThenOneMessageIsInFlightAtATime() throws Exception {
         var inFlight = new AtomicInteger();
         var mostInFlight = new AtomicInteger();
