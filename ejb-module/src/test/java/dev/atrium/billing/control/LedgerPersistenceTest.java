@@ -1,0 +1,218 @@
+package dev.atrium.billing.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+
+import javax.sql.DataSource;
+
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+
+import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import dev.atrium.billing.entity.AccountKind;
+import dev.atrium.billing.entity.BillingAccount;
+import dev.atrium.billing.entity.EntryKind;
+import dev.atrium.billing.entity.RevenueSplit;
+
+/**
+ * The billing queue's way of posting ({@link Balances#settleAll} then {@link Ledger#postAll}) on the JPA provider the
+ * server uses, over H2 in PostgreSQL mode ({@code -Datrium.test.postgres-url=...} runs it against an empty
+ * PostgreSQL): batches posted by two threads at once over the same platform accounts, some usages in both, leave
+ * every account's cached balance equal to the sum of its lines, release every hold once, and post nothing twice.
+ */
+class LedgerPersistenceTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
+    private static EntityManagerFactory factory;
+
+    private final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
+
+    @BeforeAll
+    static void migrate() {
+        DataSource dataSource = dataSource();
+        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").outOfOrder(true).load()
+                .migrate();
+        factory = Persistence.createEntityManagerFactory("atrium", Map.of(
+                "jakarta.persistence.transactionType", "RESOURCE_LOCAL",
+                "jakarta.persistence.jtaDataSource", "",
+                "jakarta.persistence.nonJtaDataSource", dataSource,
+                "eclipselink.target-server", "None"));
+    }
+
+    private static DataSource dataSource() {
+        var postgres = System.getProperty("atrium.test.postgres-url");
+        if (postgres != null) {
+            var pg = new PGSimpleDataSource();
+            pg.setUrl(postgres);
+            pg.setReWriteBatchedInserts(true);
+            return pg;
+        }
+        var h2 = new JdbcDataSource();
+        h2.setURL("jdbc:h2:mem:ledger-" + UUID.randomUUID()
+                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
+        return h2;
+    }
+
+    @AfterAll
+    static void close() {
+        factory.close();
+    }
+
+    private record Services(EntityManager em, Ledger ledger, Balances balances) {
+    }
+
+    private <T> T inTransaction(Function<Services, T> work) {
+        EntityManager em = factory.createEntityManager();
+        try {
+            var ledger = new Ledger();
+            ledger.em = em;
+            ledger.clock = clock;
+            ledger.signupCredit = new BigDecimal("5.00");
+            var balances = new Balances();
+            balances.em = em;
+            balances.ledger = ledger;
+            balances.clock = clock;
+            em.getTransaction().begin();
+            try {
+                T result = work.apply(new Services(em, ledger, balances));
+                em.getTransaction().commit();
+                return result;
+            } catch (RuntimeException e) {
+                if (em.getTransaction().isActive()) {
+                    em.getTransaction().rollback();
+                }
+                throw e;
+            }
+        } finally {
+            em.close();
+        }
+    }
+
+    /** A usage to bill: its user, developer, price and the hold placed for it. */
+    private record Usage(String reference, long user, long developer, BigDecimal price, UUID hold) {
+    }
+
+    private static Ledger.Request request(Usage u) {
+        var split = RevenueSplit.of(u.price());
+        return new Ledger.Request(EntryKind.USAGE, u.reference(), null, "Agent", List.of(
+                new Ledger.Line(AccountKind.USER_BALANCE, u.user(), u.price().negate()),
+                new Ledger.Line(AccountKind.DEVELOPER_EARNINGS, u.developer(), split.developer()),
+                new Ledger.Line(AccountKind.PLATFORM_REVENUE, BillingAccount.PLATFORM, split.platform()),
+                new Ledger.Line(AccountKind.MODEL_COST, BillingAccount.PLATFORM, split.model())), T0);
+    }
+
+    /** Bills the batch as the billing consumer does: holds settled, entries posted, accounts moved, one commit. */
+    private int bill(List<Usage> batch) {
+        return inTransaction(s -> {
+            var released = s.balances().settleAll(batch.stream().map(Usage::hold).toList());
+            return s.ledger().postAll(batch.stream().map(LedgerPersistenceTest::request).toList(), released);
+        });
+    }
+
+    @Test
+    void whenTwoConsumersPostOverlappingBatchesThenBalancesEqualTheirLinesAndNothingPostsTwice() throws Exception {
+        long seed = Long.getLong("atrium.fuzz.seed", 20261125L);
+        var random = new Random(seed);
+        long base = 1_000_000L + random.nextInt(1_000_000) * 100L;
+        var usages = new ArrayList<Usage>();
+        for (int i = 0; i < 240; i++) {
+            long user = base + random.nextInt(8);
+            var price = new BigDecimal(1 + random.nextInt(50_000)).movePointLeft(6);
+            // each user's balance starts with the sign-up credit (a single entry posted as the account is made)
+            UUID hold = inTransaction(s -> s.balances().hold(user, price));
+            usages.add(new Usage("usage:" + seed + ":" + i, user, base + 50 + random.nextInt(4), price, hold));
+        }
+        // two consumers, each with every usage in batches of its own order: every usage arrives twice
+        var first = new ArrayList<>(usages);
+        var second = new ArrayList<>(usages);
+        Collections.shuffle(second, random);
+        var pool = Executors.newFixedThreadPool(2);
+        var retries = Collections.synchronizedList(new ArrayList<Exception>());
+        var posted = new ArrayList<java.util.concurrent.Future<Integer>>();
+        try {
+            for (var order : List.of(first, second)) {
+                posted.add(pool.submit((Callable<Integer>) () -> {
+                    int count = 0;
+                    for (int from = 0; from < order.size(); from += 20) {
+                        var batch = order.subList(from, Math.min(order.size(), from + 20));
+                        // a batch that meets the other's entry for the same usage fails and comes again, as a
+                        // redelivered message does
+                        for (int attempt = 1; ; attempt++) {
+                            try {
+                                count += bill(batch);
+                                break;
+                            } catch (RuntimeException e) {
+                                retries.add(e);
+                                if (attempt == 20) {
+                                    throw e;
+                                }
+                            }
+                        }
+                    }
+                    return count;
+                }));
+            }
+            int total = 0;
+            for (var f : posted) {
+                total += f.get();
+            }
+            assertThat(total).as("entries posted, each usage once").isEqualTo(usages.size());
+        } finally {
+            pool.shutdownNow();
+        }
+
+        inTransaction(s -> {
+            var em = s.em();
+            // every account's cached balance is the sum of its lines, and nothing is held any more
+            var off = em.createNativeQuery("SELECT a.kind, a.owner_id, a.balance, COALESCE(SUM(l.amount), 0) "
+                    + "FROM billing_accounts a LEFT JOIN journal_lines l ON l.account_id = a.id "
+                    + "GROUP BY a.id, a.kind, a.owner_id, a.balance "
+                    + "HAVING a.balance <> COALESCE(SUM(l.amount), 0)").getResultList();
+            assertThat(off).as("accounts whose balance is not the sum of their lines").isEmpty();
+            var held = em.createNativeQuery("SELECT COUNT(*) FROM billing_accounts WHERE held <> 0 AND owner_id >= ?")
+                    .setParameter(1, base).getSingleResult();
+            assertThat(((Number) held).longValue()).isZero();
+            var open = em.createNativeQuery("SELECT COUNT(*) FROM billing_holds WHERE status <> 'SETTLED'")
+                    .getSingleResult();
+            assertThat(((Number) open).longValue()).isZero();
+            var unbalanced = em.createNativeQuery("SELECT entry_id FROM journal_lines GROUP BY entry_id "
+                    + "HAVING SUM(amount) <> 0").getResultList();
+            assertThat(unbalanced).isEmpty();
+            var perReference = em.createNativeQuery("SELECT COUNT(*) FROM journal_entries WHERE reference LIKE ?")
+                    .setParameter(1, "usage:" + seed + ":%").getSingleResult();
+            assertThat(((Number) perReference).longValue()).isEqualTo(usages.size());
+            // the users paid exactly their usages, after their sign-up credit
+            for (long user = base; user < base + 8; user++) {
+                long owner = user;
+                var spent = usages.stream().filter(u -> u.user() == owner).map(Usage::price)
+                        .reduce(BigDecimal.ZERO, BigDecimal::add);
+                var account = s.ledger().find(AccountKind.USER_BALANCE, owner);
+                if (account.isPresent()) {
+                    em.refresh(account.get());
+                    assertThat(account.get().balance()).isEqualByComparingTo(new BigDecimal("5.00").subtract(spent));
+                }
+            }
+            return null;
+        });
+    }
+}
