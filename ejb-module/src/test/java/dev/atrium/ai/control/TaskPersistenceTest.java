@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
@@ -20,19 +19,16 @@ import javax.sql.DataSource;
 
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import dev.atrium.ai.entity.Task;
 import dev.atrium.ai.entity.TaskProgress;
 import dev.atrium.ai.entity.TaskStatus;
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.persistence.TestDatabases;
 import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.time.MovableClock;
 
@@ -55,32 +51,16 @@ class TaskPersistenceTest {
 
     @BeforeAll
     static void migrate() throws SQLException {
-        dataSource = dataSource();
-        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+        dataSource = TestDatabases.dataSource("tasks");
+        TestDatabases.migrate(dataSource);
         try (var c = dataSource.getConnection(); var s = c.createStatement()) {
             s.execute("INSERT INTO users (id, email, username, created_at, updated_at) VALUES "
                     + "(1, 'ada@example.org', 'ada', now(), now()), (2, 'bob@example.org', 'bob', now(), now()), "
                     + "(3, 'carol@example.org', 'carol', now(), now())");
         }
-        factory = Persistence.createEntityManagerFactory("atrium", Map.of(
-                "jakarta.persistence.transactionType", "RESOURCE_LOCAL",
-                "jakarta.persistence.jtaDataSource", "",
-                "jakarta.persistence.nonJtaDataSource", dataSource,
-                "eclipselink.target-server", "None"));
+        factory = TestDatabases.entityManagers(dataSource);
     }
 
-    private static DataSource dataSource() {
-        var postgres = System.getProperty("atrium.test.postgres-url");
-        if (postgres != null) {
-            var pg = new PGSimpleDataSource();
-            pg.setUrl(postgres);
-            return pg;
-        }
-        var h2 = new JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:tasks-" + UUID.randomUUID()
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
-        return h2;
-    }
 
     @AfterAll
     static void close() {

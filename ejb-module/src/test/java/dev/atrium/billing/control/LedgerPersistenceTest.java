@@ -9,7 +9,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -20,19 +19,16 @@ import javax.sql.DataSource;
 
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.BillingAccount;
 import dev.atrium.billing.entity.EntryKind;
 import dev.atrium.billing.entity.RevenueSplit;
+import dev.atrium.platform.persistence.TestDatabases;
 
 /**
  * The billing queue's way of posting ({@link Balances#settleAll} then {@link Ledger#postAll}) on the JPA provider the
@@ -49,29 +45,11 @@ class LedgerPersistenceTest {
 
     @BeforeAll
     static void migrate() {
-        DataSource dataSource = dataSource();
-        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").outOfOrder(true).load()
-                .migrate();
-        factory = Persistence.createEntityManagerFactory("atrium", Map.of(
-                "jakarta.persistence.transactionType", "RESOURCE_LOCAL",
-                "jakarta.persistence.jtaDataSource", "",
-                "jakarta.persistence.nonJtaDataSource", dataSource,
-                "eclipselink.target-server", "None"));
+        DataSource dataSource = TestDatabases.dataSource("ledger");
+        TestDatabases.migrate(dataSource);
+        factory = TestDatabases.entityManagers(dataSource);
     }
 
-    private static DataSource dataSource() {
-        var postgres = System.getProperty("atrium.test.postgres-url");
-        if (postgres != null) {
-            var pg = new PGSimpleDataSource();
-            pg.setUrl(postgres);
-            pg.setReWriteBatchedInserts(true);
-            return pg;
-        }
-        var h2 = new JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:ledger-" + UUID.randomUUID()
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
-        return h2;
-    }
 
     @AfterAll
     static void close() {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
-import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -12,17 +11,14 @@ import javax.sql.DataSource;
 
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.persistence.Constraints;
+import dev.atrium.platform.persistence.TestDatabases;
 
 /**
  * The binding entity and its migration on the JPA provider the server uses, over H2 in the embedded default's
@@ -38,27 +34,11 @@ class OAuthAccountPersistenceTest {
 
     @BeforeAll
     static void migrate() {
-        dataSource = dataSource();
-        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
-        factory = Persistence.createEntityManagerFactory("atrium", Map.of(
-                "jakarta.persistence.transactionType", "RESOURCE_LOCAL",
-                "jakarta.persistence.jtaDataSource", "",
-                "jakarta.persistence.nonJtaDataSource", dataSource,
-                "eclipselink.target-server", "None"));
+        dataSource = TestDatabases.dataSource("oauth");
+        TestDatabases.migrate(dataSource);
+        factory = TestDatabases.entityManagers(dataSource);
     }
 
-    private static DataSource dataSource() {
-        var postgres = System.getProperty("atrium.test.postgres-url");
-        if (postgres != null) {
-            var pg = new PGSimpleDataSource();
-            pg.setUrl(postgres);
-            return pg;
-        }
-        var h2 = new JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:oauth-" + UUID.randomUUID()
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
-        return h2;
-    }
 
     @AfterAll
     static void close() {

@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
@@ -19,28 +18,25 @@ import javax.sql.DataSource;
 
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import dev.atrium.identity.control.AlertService;
 import dev.atrium.identity.entity.SecurityAlert;
 import dev.atrium.marketplace.entity.Agent;
-import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.AgentCard;
 import dev.atrium.marketplace.entity.AgentRun;
 import dev.atrium.marketplace.entity.AgentUsage;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.Pricing;
 import dev.atrium.marketplace.entity.RunStatus;
 import dev.atrium.marketplace.entity.SemanticVersion;
 import dev.atrium.marketplace.entity.SmokeStatus;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.events.ApplicationEvent;
+import dev.atrium.platform.persistence.TestDatabases;
 import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.time.MovableClock;
 
@@ -62,28 +58,11 @@ class UsageRecorderPersistenceTest {
 
     @BeforeAll
     static void migrate() {
-        DataSource dataSource = dataSource();
-        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").outOfOrder(true).load()
-                .migrate();
-        factory = Persistence.createEntityManagerFactory("atrium", Map.of(
-                "jakarta.persistence.transactionType", "RESOURCE_LOCAL",
-                "jakarta.persistence.jtaDataSource", "",
-                "jakarta.persistence.nonJtaDataSource", dataSource,
-                "eclipselink.target-server", "None"));
+        DataSource dataSource = TestDatabases.dataSource("usage");
+        TestDatabases.migrate(dataSource);
+        factory = TestDatabases.entityManagers(dataSource);
     }
 
-    private static DataSource dataSource() {
-        var postgres = System.getProperty("atrium.test.postgres-url");
-        if (postgres != null) {
-            var pg = new PGSimpleDataSource();
-            pg.setUrl(postgres);
-            return pg;
-        }
-        var h2 = new JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:usage-" + UUID.randomUUID()
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
-        return h2;
-    }
 
     @AfterAll
     static void close() {

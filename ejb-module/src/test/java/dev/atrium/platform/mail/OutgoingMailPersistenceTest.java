@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Map;
 import java.util.TimeZone;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -16,15 +15,12 @@ import javax.sql.DataSource;
 
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
+import dev.atrium.platform.persistence.TestDatabases;
 import dev.atrium.platform.time.MovableClock;
 
 /**
@@ -47,27 +43,11 @@ class OutgoingMailPersistenceTest {
         // a server whose local time is not UTC must still store UTC instants
         defaultZone = TimeZone.getDefault();
         TimeZone.setDefault(TimeZone.getTimeZone("America/New_York"));
-        dataSource = dataSource();
-        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
-        factory = Persistence.createEntityManagerFactory("atrium", Map.of(
-                "jakarta.persistence.transactionType", "RESOURCE_LOCAL",
-                "jakarta.persistence.jtaDataSource", "",
-                "jakarta.persistence.nonJtaDataSource", dataSource,
-                "eclipselink.target-server", "None"));
+        dataSource = TestDatabases.dataSource("mail");
+        TestDatabases.migrate(dataSource);
+        factory = TestDatabases.entityManagers(dataSource);
     }
 
-    private static DataSource dataSource() {
-        var postgres = System.getProperty("atrium.test.postgres-url");
-        if (postgres != null) {
-            var pg = new PGSimpleDataSource();
-            pg.setUrl(postgres);
-            return pg;
-        }
-        var h2 = new JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:mail-" + UUID.randomUUID()
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
-        return h2;
-    }
 
     @AfterAll
     static void close() {

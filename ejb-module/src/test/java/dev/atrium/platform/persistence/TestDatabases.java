@@ -1,0 +1,53 @@
+package dev.atrium.platform.persistence;
+
+import java.util.Map;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+
+import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcDataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * Databases for the persistence tests: a new H2 in the embedded default's PostgreSQL mode, or, with
+ * {@code -Datrium.test.postgres-url=jdbc:postgresql://...}, an empty PostgreSQL, with the driver set as the
+ * application sets it; migrated by the application's migrations and opened by its persistence unit, resource-local.
+ */
+public final class TestDatabases {
+
+    private TestDatabases() {
+    }
+
+    /** A database of its own (H2 named after {@code name}), or the PostgreSQL the property names. */
+    public static DataSource dataSource(String name) {
+        var postgres = System.getProperty("atrium.test.postgres-url");
+        if (postgres != null) {
+            var pg = new PGSimpleDataSource();
+            pg.setUrl(postgres);
+            pg.setReWriteBatchedInserts(true);
+            return pg;
+        }
+        var h2 = new JdbcDataSource();
+        h2.setURL("jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + AtriumDataSource.H2_OPTIONS
+                + ";DB_CLOSE_DELAY=-1");
+        return h2;
+    }
+
+    public static void migrate(DataSource dataSource) {
+        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").outOfOrder(true).load()
+                .migrate();
+    }
+
+    /** The application's persistence unit over the data source, with transactions of its own. */
+    public static EntityManagerFactory entityManagers(DataSource dataSource) {
+        return Persistence.createEntityManagerFactory("atrium", Map.of(
+                "jakarta.persistence.transactionType", "RESOURCE_LOCAL",
+                "jakarta.persistence.jtaDataSource", "",
+                "jakarta.persistence.nonJtaDataSource", dataSource,
+                "eclipselink.target-server", "None"));
+    }
+}
