@@ -72,6 +72,7 @@ class SubsystemJwtIT {
 
         var platform = reports("/platform?month=2026-11", token);
         assertThat(platform.status()).as("a user is not an administrator: " + platform).isEqualTo(403);
+        assertThat(platform.json().at("/error/code").asText()).as(platform.toString()).isEqualTo("forbidden");
 
         String admin = sso(Accounts.admin());
         var asAdmin = reports("/platform?month=2026-11", admin);
@@ -119,7 +120,16 @@ class SubsystemJwtIT {
 
         assertThat(reports("/me", valid).status()).as("the valid token the others are made from").isEqualTo(200);
         assertThat(reports("/me", null).status()).as("no token").isEqualTo(401);
-        hostile.forEach((name, token) -> assertThat(reports("/me", token).status()).as(name).isEqualTo(401));
+        hostile.forEach((name, token) -> {
+            var refused = reports("/me", token);
+            assertThat(refused.status()).as(name).isEqualTo(401);
+            // the container's refusal, in the portal's envelope, without a word of the token
+            assertThat(refused.json().at("/error/code").asText()).as(name + ": " + refused).isEqualTo("unauthorized");
+            assertThat(refused.toString()).as(name).doesNotContain(part(valid, 2));
+        });
+        var unknown = reports("/nothing-here", valid);
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.json().at("/error/code").asText()).as(unknown.toString()).isEqualTo("not_found");
         // past the HTTP listener's header limit the request is refused before any token code sees it
         assertThat(reports("/me", valid + "A".repeat(20_000)).status()).isEqualTo(400);
     }
