@@ -187,10 +187,13 @@ final class ConsumerLoop implements Runnable {
         return body != null && body.indexOf('\n') >= 0;
     }
 
-    /** The bodies a message carries: its lines that are not blank, or the whole body when it has one line. */
+    /**
+     * The bodies a message carries: its lines that are not blank, or the whole body (null too) when it has one line;
+     * the handler refuses what it cannot read, and that body alone ends in the dead-letter queue.
+     */
     static List<String> lines(String body) {
         if (!packed(body)) {
-            return List.of(body);
+            return java.util.Collections.singletonList(body);
         }
         return body.lines().filter(line -> !line.isBlank()).toList();
     }
