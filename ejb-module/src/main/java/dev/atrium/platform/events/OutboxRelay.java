@@ -22,7 +22,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.platform.ServerResources;
-import dev.atrium.platform.messaging.BrokerConnection;
+import dev.atrium.platform.messaging.Messaging;
 import dev.atrium.platform.messaging.MessagingException;
 import dev.atrium.platform.messaging.MessagingRuntime;
 
@@ -167,8 +167,8 @@ public class OutboxRelay {
         }
     }
 
-    /** {@link #publish(BrokerConnection, List, java.util.Map)} with every event a message of its own. */
-    static void publish(BrokerConnection broker, List<OutboxEvent> events) {
+    /** {@link #publish(Messaging, List, java.util.Map)} with every event a message of its own. */
+    static void publish(Messaging broker, List<OutboxEvent> events) {
         publish(broker, events, java.util.Map.of());
     }
 
@@ -179,7 +179,7 @@ public class OutboxRelay {
      * consumer takes batches, with their batch size; their events travel up to that many to a message, one payload a
      * line ({@link #messages}).
      */
-    static void publish(BrokerConnection broker, List<OutboxEvent> events, java.util.Map<String, Integer> packs) {
+    static void publish(Messaging broker, List<OutboxEvent> events, java.util.Map<String, Integer> packs) {
         var messages = messages(events, packs);
         try {
             broker.sendAll(messages);
@@ -207,9 +207,9 @@ public class OutboxRelay {
      * crash make the same message, which the broker drops; a different grouping reaches consumers that are idempotent
      * per id. A payload holding a line break is never packed.
      */
-    static List<BrokerConnection.Outgoing> messages(List<OutboxEvent> events,
+    static List<Messaging.Outgoing> messages(List<OutboxEvent> events,
                                                     java.util.Map<String, Integer> packs) {
-        var messages = new java.util.ArrayList<BrokerConnection.Outgoing>();
+        var messages = new java.util.ArrayList<Messaging.Outgoing>();
         var packing = new java.util.LinkedHashMap<String, List<OutboxEvent>>();
         for (var event : events) {
             Integer size = event.broadcast() ? null : packs.get(event.destination());
@@ -218,7 +218,7 @@ public class OutboxRelay {
                     // the queue's open pack goes first, so its events keep their order
                     messages.add(packed(packing.remove(event.destination())));
                 }
-                messages.add(new BrokerConnection.Outgoing(event.destination(), event.broadcast(), event.payload(),
+                messages.add(new Messaging.Outgoing(event.destination(), event.broadcast(), event.payload(),
                         event.id().toString()));
                 continue;
             }
@@ -232,13 +232,13 @@ public class OutboxRelay {
         return messages;
     }
 
-    private static BrokerConnection.Outgoing packed(List<OutboxEvent> pack) {
+    private static Messaging.Outgoing packed(List<OutboxEvent> pack) {
         var first = pack.get(0);
         if (pack.size() == 1) {
-            return new BrokerConnection.Outgoing(first.destination(), false, first.payload(), first.id().toString());
+            return new Messaging.Outgoing(first.destination(), false, first.payload(), first.id().toString());
         }
         var body = String.join("\n", pack.stream().map(OutboxEvent::payload).toList());
-        return new BrokerConnection.Outgoing(first.destination(), false, body,
+        return new Messaging.Outgoing(first.destination(), false, body,
                 "pack:" + first.id() + ":" + pack.get(pack.size() - 1).id() + ":" + pack.size());
     }
 

@@ -38,7 +38,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
  * 5 s apart, then the dead-letter queue {@value #DEAD_LETTER_QUEUE}. A remote broker applies its own
  * configuration ({@code broker.xml}), which must say the same for the application to behave the same.
  */
-public final class BrokerConnection implements AutoCloseable {
+public final class BrokerConnection implements Messaging, AutoCloseable {
 
     public static final String DEAD_LETTER_QUEUE = "DLQ";
     static final String EXPIRY_QUEUE = "ExpiryQueue";
@@ -165,10 +165,9 @@ public final class BrokerConnection implements AutoCloseable {
     }
 
     /**
-     * Sends to a queue with a duplicate-detection id: the broker drops a second message with the same id on the
-     * same address (it remembers the last {@value #DUPLICATE_ID_CACHE} ids per address by default), so a sender that
-     * cannot know whether its first send arrived may send again.
+     * {@inheritDoc} The broker remembers the last {@value #DUPLICATE_ID_CACHE} ids per address by default.
      */
+    @Override
     public void send(String queue, String body, String duplicateId) {
         sendTo(queue, false, body, duplicateId);
     }
@@ -178,19 +177,12 @@ public final class BrokerConnection implements AutoCloseable {
         sendTo(topic, true, body, null);
     }
 
-    /** Publishes to a topic with a duplicate-detection id, as {@link #send(String, String, String)}. */
+    @Override
     public void publish(String topic, String body, String duplicateId) {
         sendTo(topic, true, body, duplicateId);
     }
 
-    /** One message of {@link #sendAll}: to a topic or a queue, with an optional duplicate-detection id. */
-    public record Outgoing(String destination, boolean topic, String body, String duplicateId) {
-    }
-
-    /**
-     * Sends the messages in one broker transaction: all of them or none. The broker syncs its journal once for the
-     * whole batch instead of once per durable message, which is what makes relaying many messages fast.
-     */
+    @Override
     public void sendAll(List<Outgoing> messages) {
         if (closed) {
             throw new IllegalStateException("The broker connection is closed");
@@ -223,18 +215,13 @@ public final class BrokerConnection implements AutoCloseable {
         }
     }
 
-    /**
-     * Whether the connection to the broker is up now. While a remote broker is away the client reconnects in the
-     * background, and a send would block until it is back (or time out), so callers that can wait ask first.
-     */
+    /** {@inheritDoc} While a remote broker is away the client reconnects in the background. */
+    @Override
     public boolean connected() {
         return !closed && ((ActiveMQConnection) connection).getSessionFactory().getConnection() != null;
     }
 
-    /**
-     * How many messages wait in the queue (not those a consumer holds), counted by browsing up to {@code cap}, so
-     * the answer is the same on the embedded and on a remote broker and a huge backlog costs a bounded read.
-     */
+    @Override
     public long depth(String queue, int cap) {
         try (Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              var browser = session.createBrowser(session.createQueue(queue))) {
@@ -327,6 +314,14 @@ public final class BrokerConnection implements AutoCloseable {
     /** Stops the consumers (each after the message in hand), closes the connection, then stops the broker. */
     @Override
     public void close() {
+        stop(true);
+    }
+
+    /**
+     * As {@link #close()}; {@code clearClientThreads} false leaves the Artemis client's global thread pools to others
+     * in this application (the resource adapter's consumers, which stop after this on Payara Server).
+     */
+    void stop(boolean clearClientThreads) {
         if (closed) {
             return;
         }
@@ -360,8 +355,10 @@ public final class BrokerConnection implements AutoCloseable {
         if (broker != null) {
             stopQuietly(broker);
         }
-        // the client's global thread pools would otherwise outlive an undeployed application
-        ActiveMQClient.clearThreadPools();
+        if (clearClientThreads) {
+            // the client's global thread pools would otherwise outlive an undeployed application
+            ActiveMQClient.clearThreadPools();
+        }
     }
 
     private static void close(Producer producer) {

@@ -85,7 +85,7 @@ final class ConsumerLoop implements Runnable {
                     if (message != null) {
                         if (batchSize > 1 && message.getIntProperty("JMSXDeliveryCount") <= 1) {
                             handleBatch(message);
-                        } else if (batchSize > 1 && packed(message.getBody(String.class))) {
+                        } else if (batchSize > 1 && Deliveries.packed(message.getBody(String.class))) {
                             unpack(message);
                         } else {
                             handle(message);
@@ -128,7 +128,7 @@ final class ConsumerLoop implements Runnable {
      * transaction (or unpacked); any failure rolls all of them back, and they come again one by one.
      */
     private void handleBatch(Message first) throws JMSException {
-        var bodies = new java.util.ArrayList<>(lines(first.getBody(String.class)));
+        var bodies = new java.util.ArrayList<>(Deliveries.lines(first.getBody(String.class)));
         Message again = null;
         while (bodies.size() < batchSize) {
             Message next = consumer.receiveNoWait();
@@ -139,14 +139,14 @@ final class ConsumerLoop implements Runnable {
                 again = next;
                 break;
             }
-            bodies.addAll(lines(next.getBody(String.class)));
+            bodies.addAll(Deliveries.lines(next.getBody(String.class)));
         }
         Message alone = again;
         try {
             batch.accept(bodies);
             if (alone != null) {
-                if (packed(alone.getBody(String.class))) {
-                    resendEach(lines(alone.getBody(String.class)));
+                if (Deliveries.packed(alone.getBody(String.class))) {
+                    resendEach(Deliveries.lines(alone.getBody(String.class)));
                 } else {
                     delivery.accept(alone.getBody(String.class), alone.getIntProperty("JMSXDeliveryCount"));
                 }
@@ -166,7 +166,7 @@ final class ConsumerLoop implements Runnable {
      */
     private void unpack(Message message) throws JMSException {
         try {
-            resendEach(lines(message.getBody(String.class)));
+            resendEach(Deliveries.lines(message.getBody(String.class)));
         } catch (JMSException | RuntimeException e) {
             LOG.log(Level.WARNING, e, () -> "Unpacking a message of " + name + " failed; rolled back");
             session.rollback();
@@ -181,21 +181,6 @@ final class ConsumerLoop implements Runnable {
                 producer.send(session.createTextMessage(body));
             }
         }
-    }
-
-    static boolean packed(String body) {
-        return body != null && body.indexOf('\n') >= 0;
-    }
-
-    /**
-     * The bodies a message carries: its lines that are not blank, or the whole body (null too) when it has one line;
-     * the handler refuses what it cannot read, and that body alone ends in the dead-letter queue.
-     */
-    static List<String> lines(String body) {
-        if (!packed(body)) {
-            return java.util.Collections.singletonList(body);
-        }
-        return body.lines().filter(line -> !line.isBlank()).toList();
     }
 
     private void pause() {

@@ -30,6 +30,11 @@ import dev.atrium.platform.ServerResources;
  * the application's context and may call EJBs. Starts after the schema migrations, because handlers read
  * and write the database.
  * <p>
+ * Where the server manages the JMS resources (the EAR on Payara Server binds {@value ServerMessaging#CONNECTION_FACTORY}
+ * through Artemis's resource adapter), messages go out through them ({@link ServerMessaging}) and the server's
+ * message-driven beans consume them, calling {@link #handler} and {@link #topicHandler}; this bean then only runs the
+ * embedded broker the adapter reaches in-VM (none when {@code atrium.broker.url} names another).
+ * <p>
  * The embedded broker redelivers a failed message twice, 5 s apart, then moves it to {@code DLQ}. A remote
  * broker does what its own address settings say.
  */
@@ -61,44 +66,78 @@ public class MessagingRuntime {
     @Any
     Instance<TopicHandler> topicHandlers;
 
-    private volatile BrokerConnection broker;
+    @Inject
+    ServerMessaging serverMessaging;
+
+    // the broker this instance runs, or its own client connection; null when the server's resources reach a remote one
+    private volatile BrokerConnection own;
+    private volatile Messaging broker;
+    private volatile boolean serverManaged;
     private volatile java.util.Map<String, Integer> packSizes = java.util.Map.of();
 
     @PostConstruct
     void start() {
         var url = brokerUrl.map(String::trim).filter(s -> !s.isEmpty());
-        if (url.isPresent()) {
-            broker = BrokerConnection.remote(url.get());
-            LOG.info(() -> "Messaging on the broker at " + BrokerConnection.withoutParameters(url.get()));
-        } else {
+        serverManaged = ServerMessaging.connectionFactory().isPresent();
+        if (url.isEmpty()) {
             var directory = Path.of(dataDir).toAbsolutePath().normalize().resolve("broker");
-            broker = BrokerConnection.embedded(directory);
-            LOG.info(() -> "Messaging on the embedded broker, journal in " + directory);
+            own = BrokerConnection.embedded(directory);
+            LOG.info(() -> "Embedded broker started, journal in " + directory);
+        } else if (!serverManaged) {
+            own = BrokerConnection.remote(url.get());
+            LOG.info(() -> "Messaging on the broker at " + BrokerConnection.withoutParameters(url.get()));
         }
+        var sizes = new java.util.TreeMap<String, Integer>();
+        for (var handler : queueHandlers) {
+            if (handler.batchSize() > 1) {
+                sizes.merge(handler.queue(), handler.batchSize(), Math::min);
+            }
+        }
+        packSizes = java.util.Map.copyOf(sizes);
+        if (serverManaged) {
+            broker = serverMessaging;
+            LOG.info(() -> "Messaging through the server's connection factory " + ServerMessaging.CONNECTION_FACTORY
+                    + "; the server's message-driven beans consume " + queues());
+            return;
+        }
+        broker = own;
         try {
-            var sizes = new java.util.TreeMap<String, Integer>();
             for (var handler : queueHandlers) {
-                if (handler.batchSize() > 1) {
-                    sizes.merge(handler.queue(), handler.batchSize(), Math::min);
-                }
-                broker.consume(handler, threads);
+                own.consume(handler, threads);
                 LOG.info(() -> "Consuming queue " + handler.queue() + " with " + handler.concurrency()
                         + " consumer(s)");
             }
             for (var handler : topicHandlers) {
-                broker.subscribe(handler, threads);
+                own.subscribe(handler, threads);
                 LOG.info(() -> "Subscribed to topic " + handler.topic());
             }
-            packSizes = java.util.Map.copyOf(sizes);
         } catch (RuntimeException e) {
-            broker.close();
+            own.close();
             throw e;
         }
     }
 
     @PreDestroy
     void stop() {
-        broker.close();
+        if (own != null) {
+            // the resource adapter shares the client's thread pools and stops them itself
+            own.stop(!serverManaged);
+        }
+    }
+
+    /** Whether the server's resources carry the messages (see the class comment). */
+    public boolean serverManaged() {
+        return serverManaged;
+    }
+
+    /** The handler of a queue, for the server's message-driven beans. */
+    public java.util.Optional<MessageHandler> handler(String queue) {
+        return queueHandlers.stream().filter(h -> h.queue().equals(queue)).findFirst();
+    }
+
+    /** The subscriber to a topic, for the server's message-driven beans. */
+    public java.util.Optional<TopicHandler> topicHandler(String topic) {
+        return topicHandlers.stream().filter(h -> h.topic().equals(topic)).findFirst();
     }
 
     /** The application's queues, the dead-letter queue last. */
@@ -118,8 +157,8 @@ public class MessagingRuntime {
         return packSizes;
     }
 
-    /** The running connection; the application's events reach it through the outbox relay. */
-    public BrokerConnection broker() {
+    /** The way to the broker; the application's events reach it through the outbox relay. */
+    public Messaging broker() {
         return broker;
     }
 }

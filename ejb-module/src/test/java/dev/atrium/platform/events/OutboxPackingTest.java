@@ -10,7 +10,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
-import dev.atrium.platform.messaging.BrokerConnection;
+import dev.atrium.platform.messaging.Messaging;
 
 /** How the relay turns a batch of due events into messages: packed for a batch queue, one each otherwise. */
 class OutboxPackingTest {
@@ -35,7 +35,7 @@ class OutboxPackingTest {
         var messages = OutboxRelay.messages(events, Map.of("billing", 3));
 
         var billing = messages.stream().filter(m -> m.destination().equals("billing")).toList();
-        assertThat(billing).extracting(BrokerConnection.Outgoing::body)
+        assertThat(billing).extracting(Messaging.Outgoing::body)
                 .containsExactly("u0\nu1\nu2", "u3\nu4\nu5", "u6");
         // a pack's duplicate id names its first and last event and their number; a lone event keeps its own id
         assertThat(billing.get(0).duplicateId()).isEqualTo("pack:" + events.get(0).id() + ":" + events.get(4).id()
@@ -43,7 +43,7 @@ class OutboxPackingTest {
         assertThat(billing.get(2).duplicateId()).isEqualTo(events.get(12).id().toString());
         // other queues: a message per event, in order, each with its event id
         assertThat(messages.stream().filter(m -> m.destination().equals("mail")))
-                .extracting(BrokerConnection.Outgoing::body).containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m6");
+                .extracting(Messaging.Outgoing::body).containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m6");
         // relaying the same rows again makes the same messages (the broker drops them as duplicates)
         assertThat(OutboxRelay.messages(events, Map.of("billing", 3))).isEqualTo(messages);
     }
@@ -57,11 +57,11 @@ class OutboxPackingTest {
 
         var messages = OutboxRelay.messages(List.of(topic, broken, carriage, plain), Map.of("billing", 500));
 
-        assertThat(messages).extracting(BrokerConnection.Outgoing::body).containsExactly("t1", "a\nb", "a\rb", "p1");
-        assertThat(messages).extracting(BrokerConnection.Outgoing::duplicateId).containsExactly(
+        assertThat(messages).extracting(Messaging.Outgoing::body).containsExactly("t1", "a\nb", "a\rb", "p1");
+        assertThat(messages).extracting(Messaging.Outgoing::duplicateId).containsExactly(
                 topic.id().toString(), broken.id().toString(), carriage.id().toString(), plain.id().toString());
         assertThat(OutboxRelay.messages(List.of(plain), Map.of("billing", 1))).extracting(
-                BrokerConnection.Outgoing::body).containsExactly("p1");
+                Messaging.Outgoing::body).containsExactly("p1");
     }
 
     @Test

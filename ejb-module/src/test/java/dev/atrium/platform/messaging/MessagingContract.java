@@ -333,8 +333,8 @@ abstract class MessagingContract {
         for (int round = 1; round <= 2; round++) {
             broker.send("shared", "queued-" + round);
             broker.publish("shared", "published-" + round);
-            broker.sendAll(List.of(new BrokerConnection.Outgoing("shared", false, "batch-queued-" + round, null),
-                    new BrokerConnection.Outgoing("shared", true, "batch-published-" + round, null)));
+            broker.sendAll(List.of(new Messaging.Outgoing("shared", false, "batch-queued-" + round, null),
+                    new Messaging.Outgoing("shared", true, "batch-published-" + round, null)));
         }
 
         var queued = new HashSet<String>();

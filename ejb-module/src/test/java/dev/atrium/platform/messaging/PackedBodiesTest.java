@@ -12,17 +12,17 @@ class PackedBodiesTest {
 
     @Test
     void whenAMessageBodyIsOddThenItIsReadAsOneBodyOrItsNonBlankLines() {
-        assertThat(ConsumerLoop.lines(null)).containsExactly((String) null);
-        assertThat(ConsumerLoop.lines("")).containsExactly("");
-        assertThat(ConsumerLoop.lines("  ")).containsExactly("  ");
-        assertThat(ConsumerLoop.lines("a")).containsExactly("a");
-        assertThat(ConsumerLoop.lines("a\r")).containsExactly("a\r");
-        assertThat(ConsumerLoop.lines("a\n")).containsExactly("a");
-        assertThat(ConsumerLoop.lines("\n\n")).isEmpty();
-        assertThat(ConsumerLoop.lines("a\r\nb")).containsExactly("a", "b");
-        assertThat(ConsumerLoop.lines("a\n \n\tb\n")).containsExactly("a", "\tb");
-        assertThat(ConsumerLoop.packed(null)).isFalse();
-        assertThat(ConsumerLoop.packed("a\nb")).isTrue();
+        assertThat(Deliveries.lines(null)).containsExactly((String) null);
+        assertThat(Deliveries.lines("")).containsExactly("");
+        assertThat(Deliveries.lines("  ")).containsExactly("  ");
+        assertThat(Deliveries.lines("a")).containsExactly("a");
+        assertThat(Deliveries.lines("a\r")).containsExactly("a\r");
+        assertThat(Deliveries.lines("a\n")).containsExactly("a");
+        assertThat(Deliveries.lines("\n\n")).isEmpty();
+        assertThat(Deliveries.lines("a\r\nb")).containsExactly("a", "b");
+        assertThat(Deliveries.lines("a\n \n\tb\n")).containsExactly("a", "\tb");
+        assertThat(Deliveries.packed(null)).isFalse();
+        assertThat(Deliveries.packed("a\nb")).isTrue();
     }
 
     @Test
@@ -41,7 +41,7 @@ class PackedBodiesTest {
                 }
                 ids.add(new String(chars));
             }
-            assertThat(ConsumerLoop.lines(String.join("\n", ids))).as("seed %d round %d", seed, round)
+            assertThat(Deliveries.lines(String.join("\n", ids))).as("seed %d round %d", seed, round)
                     .isEqualTo(ids);
         }
     }

@@ -1,0 +1,44 @@
+package dev.atrium.platform.messaging;
+
+import java.util.List;
+
+/**
+ * How the application reaches its message broker to send, publish and look at queues. Two ways: its own Artemis
+ * client ({@link BrokerConnection}, on Payara Micro, or wherever the server manages no JMS resources) and the
+ * server's resources through Artemis's resource adapter ({@link ServerMessaging}, in the EAR on Payara Server).
+ * {@link MessagingRuntime} picks one at start; consumers are the application's own loops in the first case and
+ * message-driven beans in the second.
+ */
+public interface Messaging {
+
+    /** One message of {@link #sendAll}: to a topic or a queue, with an optional duplicate-detection id. */
+    record Outgoing(String destination, boolean topic, String body, String duplicateId) {
+    }
+
+    /**
+     * Sends the messages in one broker transaction: all of them or none. The broker syncs its journal once for the
+     * whole batch instead of once per durable message, which is what makes relaying many messages fast.
+     */
+    void sendAll(List<Outgoing> messages);
+
+    /**
+     * Sends to a queue with a duplicate-detection id: the broker drops a second message with the same id on the
+     * same address, so a sender that cannot know whether its first send arrived may send again.
+     */
+    void send(String queue, String body, String duplicateId);
+
+    /** Publishes to a topic with a duplicate-detection id, as {@link #send(String, String, String)}. */
+    void publish(String topic, String body, String duplicateId);
+
+    /**
+     * Whether the broker can be reached now. A send while it is away would block until it is back (or time out),
+     * so callers that can wait ask first.
+     */
+    boolean connected();
+
+    /**
+     * How many messages wait in the queue (not those a consumer holds), counted by browsing up to {@code cap}, so
+     * the answer is the same on every broker and a huge backlog costs a bounded read.
+     */
+    long depth(String queue, int cap);
+}
