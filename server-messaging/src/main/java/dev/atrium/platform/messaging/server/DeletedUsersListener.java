@@ -1,0 +1,20 @@
+package dev.atrium.platform.messaging.server;
+
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+
+import dev.atrium.identity.control.UserDeleted;
+
+/** The deleted users whose files go, one at a time. */
+@MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+        @ActivationConfigProperty(propertyName = "destination", propertyValue = UserDeleted.QUEUE),
+        @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
+        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "1")})
+public class DeletedUsersListener extends Listener.OfQueue {
+
+    @Override
+    String destination() {
+        return UserDeleted.QUEUE;
+    }
+}

@@ -1,0 +1,21 @@
+package dev.atrium.platform.messaging.server;
+
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+
+import dev.atrium.ai.control.FileService;
+
+/** The uploads to parse (`atrium.files.parse-workers`'s default: 2 at once). */
+@MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+        @ActivationConfigProperty(propertyName = "destination", propertyValue = FileService.QUEUE),
+        @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
+        @ActivationConfigProperty(propertyName = "transactionTimeout", propertyValue = "900"),
+        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "2")})
+public class FileParseListener extends Listener.OfQueue {
+
+    @Override
+    String destination() {
+        return FileService.QUEUE;
+    }
+}

@@ -1,0 +1,20 @@
+package dev.atrium.platform.messaging.server;
+
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+
+import dev.atrium.platform.mail.MailService;
+
+/** The mail to deliver, one at a time. */
+@MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+        @ActivationConfigProperty(propertyName = "destination", propertyValue = MailService.QUEUE),
+        @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
+        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "1")})
+public class MailListener extends Listener.OfQueue {
+
+    @Override
+    String destination() {
+        return MailService.QUEUE;
+    }
+}

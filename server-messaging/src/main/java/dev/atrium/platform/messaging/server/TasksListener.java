@@ -1,0 +1,21 @@
+package dev.atrium.platform.messaging.server;
+
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+
+import dev.atrium.ai.control.TaskService;
+
+/** The asynchronous tasks (`atrium.ai.task-workers`'s default: 4 at once); a task may call the model for minutes. */
+@MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+        @ActivationConfigProperty(propertyName = "destination", propertyValue = TaskService.QUEUE),
+        @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
+        @ActivationConfigProperty(propertyName = "transactionTimeout", propertyValue = "900"),
+        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "4")})
+public class TasksListener extends Listener.OfQueue {
+
+    @Override
+    String destination() {
+        return TaskService.QUEUE;
+    }
+}
