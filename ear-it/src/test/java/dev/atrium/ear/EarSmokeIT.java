@@ -59,7 +59,7 @@ class EarSmokeIT {
         int http = freePort();
         baseUrl = "http://localhost:" + http;
         Files.createDirectories(WORK);
-        environment = Map.of(
+        var settings = new java.util.HashMap<>(Map.of(
                 "ATRIUM_DATA_DIR", WORK.resolve("data-" + database).toString(),
                 "ATRIUM_HTTP_PORT", Integer.toString(http),
                 "ATRIUM_SERVER_ADMIN_PORT", Integer.toString(freePort()),
@@ -68,7 +68,11 @@ class EarSmokeIT {
                 "ATRIUM_DB_USER", "postgres",
                 "ATRIUM_ADMIN_EMAIL", ADMIN_EMAIL,
                 "ATRIUM_ADMIN_PASSWORD", ADMIN_PASSWORD,
-                "ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_REDIRECT);
+                "ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_REDIRECT));
+        // nothing listens there: every mail fails (whenAMailCannotBeSent...)
+        settings.put("ATRIUM_SMTP_HOST", "127.0.0.1");
+        settings.put("ATRIUM_SMTP_PORT", Integer.toString(freePort()));
+        environment = Map.copyOf(settings);
         long started = System.nanoTime();
         int exit = runServer("start", Duration.ofMinutes(6));
         assertThat(exit).as("scripts/run-server; see " + WORK.resolve("run-server.log")).isZero();
@@ -133,6 +137,11 @@ class EarSmokeIT {
 
     /** Polls a resource until {@code done} holds: the work goes through the broker or the batch runtime. */
     private static JsonNode await(String path, Predicate<JsonNode> done) throws Exception {
+        return await(path, done, Duration.ofMillis(250));
+    }
+
+    /** As {@link #await(String, Predicate)}, asking every {@code every} (the caller's rate limit is 100 a minute). */
+    private static JsonNode await(String path, Predicate<JsonNode> done, Duration every) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         JsonNode last = null;
         while (System.nanoTime() < deadline) {
@@ -140,7 +149,7 @@ class EarSmokeIT {
             if (done.test(last)) {
                 return last;
             }
-            Thread.sleep(250);
+            Thread.sleep(every.toMillis());
         }
         throw new AssertionError("Not done in 90 s: " + path + " " + last);
     }
@@ -251,13 +260,45 @@ class EarSmokeIT {
     }
 
     @Test
-    void whenATaskIsSubmittedThenTheJmsWorkerCompletesIt() throws Exception {
+    void whenATaskIsSubmittedThenTheServersMessageDrivenBeanCompletesIt() throws Exception {
         var accepted = ok(send("POST", "/api/tasks/submit", Map.of("prompt", "one line, please"), token), 202);
 
         var task = await("/api/tasks/" + accepted.get("task_id").asText(),
                 t -> !List.of("submitted", "running").contains(t.get("status").asText()));
         assertThat(task.get("status").asText()).as(task.toString()).isEqualTo("success");
         assertThat(task.at("/result/content").asText()).isEqualTo("Echo: one line, please");
+        // sent through the resource adapter's connection factory, consumed by TasksListener: the application
+        // starts none of its own consumers on this runtime
+        assertThat(serverLog()).contains("Messaging through the server's connection factory java:app/jms/atrium")
+                .contains("AMQ151007").doesNotContain("Consuming queue tasks");
+    }
+
+    @Test
+    void whenAMailCannotBeSentThenTheServersBeanRollsItBackUntilTheBrokerDeadLettersIt() throws Exception {
+        // SMTP points at a closed port: the mail handler throws on each delivery, MailListener rolls the delivery
+        // back, the broker delivers it twice more 5 s apart and then moves it to DLQ, browsed through the adapter
+        var email = "dead-letter-" + UUID.randomUUID().toString().substring(0, 8) + "@atrium.test";
+        ok(send("POST", "/register", Map.of("email", email, "username", "deadletter",
+                "password", "Passw0rdOK-" + UUID.randomUUID()), null), 200);
+
+        var operations = await("/admin/operations", o -> depth(o, "DLQ") >= 1, Duration.ofSeconds(2));
+        assertThat(operations.get("broker_connected").asBoolean()).isTrue();
+        assertThat(depth(operations, "mail")).isZero();
+        assertThat(serverLog()).contains("Handler of mail failed on delivery 1", "Handler of mail failed on delivery 3");
+    }
+
+    private static long depth(JsonNode operations, String queue) {
+        for (var q : operations.get("queues")) {
+            if (q.get("name").asText().equals(queue) && q.hasNonNull("depth")) {
+                return q.get("depth").asLong();
+            }
+        }
+        return -1;
+    }
+
+    private static String serverLog() throws IOException {
+        return Files.readString(Path.of(environment.get("ATRIUM_DATA_DIR"), "payara-server", "atrium", "logs",
+                "server.log"));
     }
 
     @Test
