@@ -668,7 +668,14 @@ screen(/^\/system$/, 'system', async () => {
     const health = await fetch('/health', { credentials: 'same-origin' }).then(r => r.json());
     const operations = isAdmin() ? await api('GET', '/admin/operations') : null;
     const keys = can('key:rotate') ? await api('GET', '/admin/keys') : null;
+    const sandbox = isAdmin() ? await api('GET', '/admin/sandbox') : null;
+    const deprecations = isAdmin() ? await api('GET', '/admin/api-deprecations') : null;
     const part = (name, value) => [name, h('span', { class: 'tag ' + (value === 'ok' ? 'ok' : 'bad') }, value)];
+    const yes = value => h('span', { class: 'tag ' + (value ? 'ok' : 'bad') }, value ? 'yes' : 'no');
+    const mib = bytes => Math.round(bytes / 1048576 * 100) / 100 + ' MiB';
+    const table = (headings, rows) => h('table', { class: 'list' },
+        h('thead', {}, h('tr', {}, headings.map(t => h('th', {}, t)))),
+        h('tbody', {}, rows.map(row => h('tr', {}, row.map(v => h('td', {}, v instanceof Node ? v : text(v)))))));
     return h('div', {}, h('h1', {}, 'System'),
         h('div', { class: 'columns' },
             h('section', { id: 'health' }, h('h2', {}, 'Health'), details([
@@ -688,6 +695,34 @@ screen(/^\/system$/, 'system', async () => {
             h('div', { class: 'actions' }, ['HS256', 'RS256'].map(alg => button('Rotate ' + alg,
                 () => act(alg + ' key rotated', () => api('POST', '/admin/keys/rotate', { body: { algorithm: alg } })),
                 'secondary', 'rotate-' + alg)))) : null,
+        sandbox ? h('section', { id: 'sandbox' }, h('h2', {}, 'Sandbox'), h('div', { class: 'columns' },
+            details([
+                part('Status', sandbox.status),
+                ...(sandbox.enforcement ? [
+                    ['Adapter', sandbox.enforcement.adapter],
+                    ['Namespaces', yes(sandbox.enforcement.namespaces)],
+                    ['Memory limit', yes(sandbox.enforcement.memory_limit)],
+                    ['CPU limit', yes(sandbox.enforcement.cpu_limit)],
+                    ['Process limit', yes(sandbox.enforcement.process_limit)],
+                    ['Cgroups', sandbox.enforcement.cgroup_version],
+                    ['Domain lists', yes(sandbox.enforcement.domain_filtering)],
+                    ['Network audit', yes(sandbox.enforcement.network_audit)]] : [])]),
+            details([
+                ['CPU', sandbox.limits.cpu_percent + ' % of one CPU'],
+                ['Processes', sandbox.limits.max_processes],
+                ['Output', mib(sandbox.limits.max_stdout_bytes) + ' out, ' + mib(sandbox.limits.max_stderr_bytes)
+                    + ' errors'],
+                ['Temporary files', mib(sandbox.limits.tmp_bytes)],
+                ['Memory, undeclared', sandbox.limits.default_memory_mb + ' MB'],
+                ['Time, undeclared', sandbox.limits.default_timeout_s + ' s']])),
+            table(['Trust level', 'Network', 'Memory at most', 'Time at most'], sandbox.ceilings.map(c =>
+                [c.trust_level, c.network ? 'if declared' : 'none', c.memory_mb + ' MB', c.timeout_s + ' s'])))
+            : null,
+        deprecations ? h('section', { id: 'deprecations' }, h('h2', {}, 'API deprecations'),
+            deprecations.items.length === 0 ? h('p', {}, 'No API version is deprecated.')
+                : table(['Prefix', 'Deprecated since', 'Sunset', 'Successor', 'State'], deprecations.items.map(d =>
+                    [d.prefix, when(d.since), when(d.sunset), d.successor, d.retired ? 'retired (410)' : 'deprecated'])))
+            : null,
         h('p', {}, can('audit:read') ? h('a', { href: '#/audit' }, 'Audit log') : null, ' ',
             can('alert:read') ? h('a', { href: '#/alerts' }, 'Security alerts') : null));
 });

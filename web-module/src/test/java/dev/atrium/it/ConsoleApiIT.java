@@ -70,6 +70,42 @@ class ConsoleApiIT {
     }
 
     @Test
+    void whenTheSandboxIsReadThenItsEnforcementLimitsAndEachTrustLevelsCeilingShow() {
+        var reply = staff.api().get("/admin/sandbox");
+
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        var json = reply.json();
+        assertThat(json.get("status").asText()).isEqualTo(staff.api().get("/health").json().get("sandbox").asText());
+        assertThat(json.at("/enforcement/adapter").asText()).isNotBlank();
+        assertThat(json.at("/limits/cpu_percent").asInt()).isEqualTo(50);
+        assertThat(json.at("/limits/default_memory_mb").asInt()).isEqualTo(256);
+        assertThat(json.at("/limits/default_timeout_s").asInt()).isEqualTo(120);
+        var ceilings = new ArrayList<String>();
+        json.get("ceilings").forEach(c -> ceilings.add(c.get("trust_level").asText() + " " + c.get("network")
+                .asBoolean() + " " + c.get("memory_mb").asInt() + " " + c.get("timeout_s").asInt()));
+        assertThat(ceilings).containsExactly("unverified false 256 30", "community true 512 60",
+                "official true 1024 120");
+        assertThat(Accounts.verified("sandbox-reader").api().get("/admin/sandbox").status()).isEqualTo(403);
+    }
+
+    @Test
+    void whenApiDeprecationsAreReadThenEachPrefixShowsItsSunsetSuccessorAndWhetherItIsRetired() {
+        var reply = staff.api().get("/admin/api-deprecations");
+
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        var byPrefix = new java.util.TreeMap<String, JsonNode>();
+        reply.json().get("items").forEach(d -> byPrefix.put(d.get("prefix").asText(), d));
+        assertThat(byPrefix).containsOnlyKeys(AtriumServer.DEPRECATED_PREFIX, "/api/v0");
+        var tags = byPrefix.get(AtriumServer.DEPRECATED_PREFIX);
+        assertThat(tags.get("sunset").asText()).startsWith("2099-01-01T00:00");
+        assertThat(tags.get("successor").asText()).isEqualTo("/api/v2/tags");
+        assertThat(tags.get("retired").asBoolean()).isFalse();
+        assertThat(byPrefix.get("/api/v0").get("retired").asBoolean()).isTrue();
+        assertThat(Accounts.verified("deprecations-reader").api().get("/admin/api-deprecations").status())
+                .isEqualTo(403);
+    }
+
+    @Test
     void whenOperationsAreReadThenTheOutboxAndEveryQueueWithTheDlqShow() {
         var reply = staff.api().get("/admin/operations");
 

@@ -90,6 +90,11 @@ class ConsoleIT {
         browser.awaitText(By.id("health"), "Database");
         assertThat(browser.driver.findElement(By.id("queues")).getText()).contains("Outbox events waiting")
                 .contains("DLQ");
+        browser.awaitText(By.id("sandbox"), "Trust level");
+        assertThat(browser.driver.findElement(By.id("sandbox")).getText()).contains("official").contains("1024 MB")
+                .contains("50 % of one CPU");
+        assertThat(browser.driver.findElement(By.id("deprecations")).getText())
+                .contains(AtriumServer.DEPRECATED_PREFIX).contains("/api/v2/tags").contains("retired (410)");
         browser.open("/console#/jobs");
         browser.awaitText(By.id("jobs"), "monthly-payout");
         assertThat(browser.driver.findElement(By.id("jobs")).getText()).contains("daily-usage-report")

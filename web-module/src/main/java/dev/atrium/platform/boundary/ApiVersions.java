@@ -72,6 +72,11 @@ public class ApiVersions {
         deprecations = List.copyOf(parsed);
     }
 
+    /** Every deprecated prefix, the longest first. */
+    public List<Deprecation> all() {
+        return deprecations;
+    }
+
     public Optional<Deprecation> find(String path) {
         return deprecations.stream().filter(d -> d.covers(path)).findFirst();
     }
