@@ -681,7 +681,10 @@ screen(/^\/system$/, 'system', async () => {
             h('section', { id: 'health' }, h('h2', {}, 'Health'), details([
                 part('Database (' + health.backends.database + ')', health.database),
                 part('Key-value store (' + health.backends.redis + ')', health.redis),
-                part('Broker', health.broker), ['Model provider', health.models], part('Sandbox', health.sandbox)])),
+                part('Broker', health.broker),
+                ...(operations ? [part('Object store (' + operations.object_store.kind + ')',
+                    operations.object_store.reachable ? 'ok' : 'error')] : []),
+                ['Model provider', health.models], part('Sandbox', health.sandbox)])),
             operations ? h('section', { id: 'queues' }, h('h2', {}, 'Outbox and queues'), details([
                 ['Outbox events waiting', operations.outbox_pending],
                 ['Broker connected', operations.broker_connected ? 'yes' : 'no'],

@@ -119,6 +119,8 @@ class ConsoleApiIT {
             assertThat(q.get("depth").asLong()).isNotNegative();
         });
         assertThat(names).contains("billing", "tasks", "mail").last().isEqualTo("DLQ");
+        assertThat(json.at("/object_store/kind").asText()).isIn("file", "s3");
+        assertThat(json.at("/object_store/reachable").asBoolean()).isTrue();
         assertThat(Accounts.verified("ops").api().get("/admin/operations").status()).isEqualTo(403);
     }
 

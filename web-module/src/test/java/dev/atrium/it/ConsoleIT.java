@@ -88,6 +88,7 @@ class ConsoleIT {
         }
         browser.open("/console#/system");
         browser.awaitText(By.id("health"), "Database");
+        assertThat(browser.driver.findElement(By.id("health")).getText()).contains("Object store");
         assertThat(browser.driver.findElement(By.id("queues")).getText()).contains("Outbox events waiting")
                 .contains("DLQ");
         browser.awaitText(By.id("sandbox"), "Trust level");

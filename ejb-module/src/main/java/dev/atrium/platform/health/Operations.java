@@ -9,8 +9,12 @@ import jakarta.inject.Inject;
 import dev.atrium.platform.events.OutboxStore;
 import dev.atrium.platform.messaging.MessagingException;
 import dev.atrium.platform.messaging.MessagingRuntime;
+import dev.atrium.platform.objects.ObjectStore;
 
-/** What operators watch beyond health: the outbox backlog and how many messages wait in each queue and the DLQ. */
+/**
+ * What operators watch beyond health: the outbox backlog, how many messages wait in each queue and the DLQ, and the
+ * object store (asked here, not in {@code /health}, which is called often and must stay cheap).
+ */
 @ApplicationScoped
 public class Operations {
 
@@ -22,8 +26,12 @@ public class Operations {
     }
 
     /** The outbox events not yet relayed, and the queues. */
-    public record Snapshot(long outboxPending, boolean brokerConnected, List<QueueDepth> queues) {
+    public record Snapshot(long outboxPending, boolean brokerConnected, List<QueueDepth> queues,
+                           String objectStore, boolean objectStoreReachable) {
     }
+
+    @Inject
+    ObjectStore objects;
 
     @Inject
     OutboxStore outbox;
@@ -46,6 +54,12 @@ public class Operations {
             }
             queues.add(new QueueDepth(name, depth, depth != null && depth >= DEPTH_CAP));
         }
-        return new Snapshot(outbox.pending(), connected, queues);
+        boolean reachable;
+        try {
+            reachable = objects.reachable();
+        } catch (RuntimeException e) {
+            reachable = false;
+        }
+        return new Snapshot(outbox.pending(), connected, queues, objects.kind(), reachable);
     }
 }

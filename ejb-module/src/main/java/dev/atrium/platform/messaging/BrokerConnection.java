@@ -225,13 +225,7 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
     public long depth(String queue, int cap) {
         try (Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              var browser = session.createBrowser(session.createQueue(queue))) {
-            var messages = browser.getEnumeration();
-            long count = 0;
-            while (count < cap && messages.hasMoreElements()) {
-                messages.nextElement();
-                count++;
-            }
-            return count;
+            return Messaging.count(browser, cap);
         } catch (JMSException | RuntimeException e) {
             throw new MessagingException("Cannot browse " + queue, e);
         }

@@ -41,4 +41,15 @@ public interface Messaging {
      * the answer is the same on every broker and a huge backlog costs a bounded read.
      */
     long depth(String queue, int cap);
+
+    /** How many messages a queue browser shows, counting no further than {@code cap}. */
+    static long count(jakarta.jms.QueueBrowser browser, int cap) throws jakarta.jms.JMSException {
+        var messages = browser.getEnumeration();
+        long count = 0;
+        while (count < cap && messages.hasMoreElements()) {
+            messages.nextElement();
+            count++;
+        }
+        return count;
+    }
 }

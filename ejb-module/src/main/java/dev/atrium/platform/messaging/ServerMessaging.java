@@ -109,13 +109,7 @@ public class ServerMessaging implements Messaging {
              var session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              var browser = session.createBrowser((jakarta.jms.Queue) destination(session, false, queue))) {
             connection.start();
-            var messages = browser.getEnumeration();
-            long count = 0;
-            while (count < cap && messages.hasMoreElements()) {
-                messages.nextElement();
-                count++;
-            }
-            return count;
+            return Messaging.count(browser, cap);
         } catch (JMSException | RuntimeException e) {
             throw new MessagingException("Cannot browse " + queue, e);
         }

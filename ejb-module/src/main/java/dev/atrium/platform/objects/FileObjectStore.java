@@ -125,6 +125,11 @@ public class FileObjectStore implements ObjectStore {
         return "file";
     }
 
+    @Override
+    public boolean reachable() {
+        return Files.isDirectory(root) && Files.isWritable(root);
+    }
+
     private Path resolve(String key) {
         Path file = root.resolve(ObjectStore.checkedKey(key)).normalize();
         if (!file.startsWith(root)) {

@@ -26,6 +26,12 @@ public interface ObjectStore {
     /** {@code s3} or {@code file}. */
     String kind();
 
+    /**
+     * Whether the store answers now and would take a write: the bucket with these credentials, or the directory. For
+     * operators (the console's system screen), never on a request's path: for S3 it is a request of its own.
+     */
+    boolean reachable();
+
     /** An object read back: its content, type and size. */
     record StoredObject(InputStream content, String contentType, long size) {
     }

@@ -305,6 +305,17 @@ public class S3ObjectStore implements ObjectStore, AutoCloseable {
     }
 
     @Override
+    public boolean reachable() {
+        try {
+            client.headBucket(r -> r.bucket(bucket));
+            return true;
+        } catch (SdkException e) {
+            LOG.fine(() -> "The bucket " + bucket + " does not answer: " + e.getClass().getSimpleName());
+            return false;
+        }
+    }
+
+    @Override
     public void close() {
         client.close();
     }

@@ -572,6 +572,11 @@ class FilesTest {
         public String kind() {
             return "down";
         }
+
+        @Override
+        public boolean reachable() {
+            return false;
+        }
     }
 
     /** Hands out streams that take their time before the first byte. */
@@ -610,6 +615,11 @@ class FilesTest {
         @Override
         public String kind() {
             return inner.kind();
+        }
+
+        @Override
+        public boolean reachable() {
+            return inner.reachable();
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.atrium.platform.objects;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -31,6 +32,18 @@ class FileObjectStoreTest extends ObjectStoreContract {
     @Override
     protected String expectedKind() {
         return "file";
+    }
+
+    @Test
+    void whenTheDirectoryIsGoneOrAFileThenTheStoreIsNotReachable() throws IOException {
+        var gone = new FileObjectStore(root.resolve("gone"));
+        Files.delete(root.resolve("gone"));
+        var replaced = new FileObjectStore(root.resolve("replaced"));
+        Files.delete(root.resolve("replaced"));
+        Files.writeString(root.resolve("replaced"), "not a directory");
+
+        assertThat(gone.reachable()).isFalse();
+        assertThat(replaced.reachable()).isFalse();
     }
 
     @Test

@@ -180,6 +180,11 @@ abstract class ObjectStoreContract {
         assertThat(store().kind()).isEqualTo(expectedKind());
     }
 
+    @Test
+    void whenTheStoreAnswersThenItIsReachable() {
+        assertThat(store().reachable()).isTrue();
+    }
+
     static String digest(InputStream in) throws IOException {
         try {
             var sha = MessageDigest.getInstance("SHA-256");

@@ -91,6 +91,7 @@ class S3ObjectStoreTest extends ObjectStoreContract {
             assertThatThrownBy(() -> wrong.put(key("denied"), new ByteArrayInputStream(new byte[] {1}), "text/plain"))
                     .isInstanceOf(ObjectStoreException.class)
                     .hasMessageNotContaining("not-the-secret");
+            assertThat(wrong.reachable()).isFalse();
         }
         assertThat(store.get(key("denied"))).isEmpty();
     }
@@ -101,6 +102,7 @@ class S3ObjectStoreTest extends ObjectStoreContract {
         try (var elsewhere = S3ObjectStore.create(missing, Optional.of(ACCESS_KEY), Optional.of(SECRET_KEY))) {
             assertThatThrownBy(() -> elsewhere.put("k", new ByteArrayInputStream(new byte[] {1}), "text/plain"))
                     .isInstanceOf(ObjectStoreException.class);
+            assertThat(elsewhere.reachable()).isFalse();
         }
     }
 }

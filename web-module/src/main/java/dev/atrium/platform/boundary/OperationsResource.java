@@ -15,7 +15,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.platform.health.Operations;
 
-/** {@code GET /admin/operations}: the outbox backlog and the depth of each queue and of the dead-letter queue. */
+/**
+ * {@code GET /admin/operations}: the outbox backlog, the depth of each queue and of the dead-letter queue, and whether
+ * the object store answers.
+ */
 @Path("admin/operations")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -27,12 +30,18 @@ public class OperationsResource {
     public record QueueView(String name, Long depth, boolean capped) {
     }
 
-    /** The outbox backlog, the broker connection and the queues. */
-    public record OperationsView(long outboxPending, boolean brokerConnected, List<QueueView> queues) {
+    /** The object store: {@code s3} or {@code file}, and whether it answers now. */
+    public record ObjectStoreView(String kind, boolean reachable) {
+    }
+
+    /** The outbox backlog, the broker connection, the queues and the object store. */
+    public record OperationsView(long outboxPending, boolean brokerConnected, List<QueueView> queues,
+                                 ObjectStoreView objectStore) {
 
         static OperationsView from(Operations.Snapshot s) {
             return new OperationsView(s.outboxPending(), s.brokerConnected(),
-                    s.queues().stream().map(q -> new QueueView(q.name(), q.depth(), q.capped())).toList());
+                    s.queues().stream().map(q -> new QueueView(q.name(), q.depth(), q.capped())).toList(),
+                    new ObjectStoreView(s.objectStore(), s.objectStoreReachable()));
         }
     }
 
@@ -40,7 +49,8 @@ public class OperationsResource {
     Operations operations;
 
     @GET
-    @Operation(summary = "Outbox events not yet relayed, and the messages waiting in each queue and the DLQ")
+    @Operation(summary = "Outbox events not yet relayed, the messages waiting in each queue and the DLQ, and the "
+            + "object store")
     public OperationsView get() {
         return OperationsView.from(operations.snapshot());
     }
