@@ -308,14 +308,6 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
     /** Stops the consumers (each after the message in hand), closes the connection, then stops the broker. */
     @Override
     public void close() {
-        stop(true);
-    }
-
-    /**
-     * As {@link #close()}; {@code clearClientThreads} false leaves the Artemis client's global thread pools to others
-     * in this application (the resource adapter's consumers, which stop after this on Payara Server).
-     */
-    void stop(boolean clearClientThreads) {
         if (closed) {
             return;
         }
@@ -349,10 +341,9 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
         if (broker != null) {
             stopQuietly(broker);
         }
-        if (clearClientThreads) {
-            // the client's global thread pools would otherwise outlive an undeployed application
-            ActiveMQClient.clearThreadPools();
-        }
+        // the client's global thread pools would otherwise outlive an undeployed application (the resource adapter on
+        // Payara Server has pools of its own: artemis-rar's ra.xml)
+        ActiveMQClient.clearThreadPools();
     }
 
     private static void close(Producer producer) {

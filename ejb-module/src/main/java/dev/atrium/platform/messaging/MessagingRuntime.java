@@ -120,8 +120,7 @@ public class MessagingRuntime {
     @PreDestroy
     void stop() {
         if (own != null) {
-            // the resource adapter shares the client's thread pools and stops them itself
-            own.stop(!serverManaged);
+            own.close();
         }
     }
 
