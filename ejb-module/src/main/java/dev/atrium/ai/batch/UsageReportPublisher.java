@@ -1,5 +1,7 @@
 package dev.atrium.ai.batch;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +17,6 @@ import jakarta.batch.runtime.context.JobContext;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
-import jakarta.json.Json;
 
 import dev.atrium.ai.control.UsageReports;
 import dev.atrium.platform.objects.ObjectStore;
@@ -43,7 +44,7 @@ public class UsageReportPublisher extends AbstractBatchlet {
         LocalDate day = ReportDay.of(date, clock);
         String prefix = ReportDay.partsPrefix(day);
         var csv = new StringBuilder(UsageCsv.header());
-        var rows = Json.createArrayBuilder();
+        var rows = JSON.createArrayBuilder();
         long requests = 0;
         long tokens = 0;
         BigDecimal cost = BigDecimal.ZERO;
@@ -52,7 +53,7 @@ public class UsageReportPublisher extends AbstractBatchlet {
             String part = read(key);
             csv.append(part);
             for (var r : UsageCsv.parse(part)) {
-                rows.add(Json.createObjectBuilder().add("user_id", r.userId()).add("model", r.model())
+                rows.add(JSON.createObjectBuilder().add("user_id", r.userId()).add("model", r.model())
                         .add("requests", r.requests()).add("input_tokens", r.inputTokens())
                         .add("output_tokens", r.outputTokens()).add("tokens", r.tokens()).add("cost", r.cost()));
                 requests += r.requests();
@@ -61,9 +62,9 @@ public class UsageReportPublisher extends AbstractBatchlet {
                 count++;
             }
         }
-        var json = Json.createObjectBuilder().add("date", day.toString())
+        var json = JSON.createObjectBuilder().add("date", day.toString())
                 .add("generated_at", clock.instant().toString()).add("rows", rows)
-                .add("totals", Json.createObjectBuilder().add("requests", requests).add("tokens", tokens)
+                .add("totals", JSON.createObjectBuilder().add("requests", requests).add("tokens", tokens)
                         .add("cost", cost)).build().toString();
         put(UsageReports.PREFIX + day + ".csv", csv.toString(), "text/csv");
         put(UsageReports.PREFIX + day + ".json", json, "application/json");

@@ -1,5 +1,7 @@
 package dev.atrium.ai.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +14,6 @@ import java.util.logging.Logger;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.transaction.Status;
@@ -63,8 +64,8 @@ public class ConversationCache {
             return;
         }
         var kept = turns.subList(Math.max(0, turns.size() - ConversationStore.CONTEXT_MESSAGES), turns.size());
-        var array = Json.createArrayBuilder();
-        kept.forEach(t -> array.add(Json.createObjectBuilder().add("role", t.role()).add("content", t.content())));
+        var array = JSON.createArrayBuilder();
+        kept.forEach(t -> array.add(JSON.createObjectBuilder().add("role", t.role()).add("content", t.content())));
         String value = array.build().toString();
         afterCommit(() -> store.set(key(conversationId), value, Duration.ofSeconds(seconds)));
     }
@@ -100,7 +101,7 @@ public class ConversationCache {
     }
 
     private static List<ChatTurn> turns(String value) {
-        try (var reader = Json.createReader(new StringReader(value))) {
+        try (var reader = JSON.createReader(new StringReader(value))) {
             JsonArray array = reader.readArray();
             var turns = new ArrayList<ChatTurn>();
             for (JsonObject o : array.getValuesAs(JsonObject.class)) {

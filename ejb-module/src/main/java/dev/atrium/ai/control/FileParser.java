@@ -1,5 +1,7 @@
 package dev.atrium.ai.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 
@@ -265,12 +266,12 @@ public final class FileParser {
                 kept.put(cleanText(name), values);
             }
         }
-        JsonObjectBuilder json = Json.createObjectBuilder();
+        JsonObjectBuilder json = JSON.createObjectBuilder();
         kept.forEach((name, values) -> {
             if (values.size() == 1) {
                 json.add(name, values.get(0));
             } else {
-                JsonArrayBuilder array = Json.createArrayBuilder();
+                JsonArrayBuilder array = JSON.createArrayBuilder();
                 values.forEach(array::add);
                 json.add(name, array);
             }

@@ -1,5 +1,7 @@
 package dev.atrium.ai.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,7 +33,6 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
@@ -275,14 +276,14 @@ public class OpenAiProvider implements ModelProvider {
                 .orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE, "No language model is configured"))
                 .replaceAll("/+$", "");
         String url = base.endsWith("/v1") ? base + "/chat/completions" : base + "/v1/chat/completions";
-        var turns = Json.createArrayBuilder();
-        messages.forEach(m -> turns.add(Json.createObjectBuilder().add("role", m.role()).add("content", m.content())));
-        var body = Json.createObjectBuilder().add("model", model).add("messages", turns).add("stream", stream);
+        var turns = JSON.createArrayBuilder();
+        messages.forEach(m -> turns.add(JSON.createObjectBuilder().add("role", m.role()).add("content", m.content())));
+        var body = JSON.createObjectBuilder().add("model", model).add("messages", turns).add("stream", stream);
         if (temperature != null) {
             body.add("temperature", temperature);
         }
         if (stream) {
-            body.add("stream_options", Json.createObjectBuilder().add("include_usage", true));
+            body.add("stream_options", JSON.createObjectBuilder().add("include_usage", true));
         }
         var builder = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT)
                 .header("Content-Type", "application/json")
@@ -360,7 +361,7 @@ public class OpenAiProvider implements ModelProvider {
     }
 
     private static JsonObject parse(String text) {
-        try (var reader = Json.createReader(new StringReader(text))) {
+        try (var reader = JSON.createReader(new StringReader(text))) {
             JsonValue value = reader.readValue();
             if (value instanceof JsonObject o) {
                 return o;

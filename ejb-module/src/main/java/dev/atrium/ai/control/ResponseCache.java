@@ -1,5 +1,7 @@
 package dev.atrium.ai.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -11,7 +13,6 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -49,7 +50,7 @@ public class ResponseCache {
 
     public void put(ModelDefinition model, List<ChatTurn> prompt, Completion completion) {
         if (enabled()) {
-            store.set(key(model, prompt), Json.createObjectBuilder().add("content", completion.content())
+            store.set(key(model, prompt), JSON.createObjectBuilder().add("content", completion.content())
                     .add("input_tokens", completion.usage().inputTokens())
                     .add("output_tokens", completion.usage().outputTokens()).build().toString(),
                     Duration.ofSeconds(seconds));
@@ -57,10 +58,10 @@ public class ResponseCache {
     }
 
     static String key(ModelDefinition model, List<ChatTurn> prompt) {
-        var messages = Json.createArrayBuilder();
-        prompt.forEach(t -> messages.add(Json.createArrayBuilder().add(t.role()).add(t.content())));
+        var messages = JSON.createArrayBuilder();
+        prompt.forEach(t -> messages.add(JSON.createArrayBuilder().add(t.role()).add(t.content())));
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(Json.createArrayBuilder().add(model.id())
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(JSON.createArrayBuilder().add(model.id())
                     .add(messages).build().toString().getBytes(StandardCharsets.UTF_8));
             return "response:" + model.id() + ":" + HexFormat.of().formatHex(digest);
         } catch (NoSuchAlgorithmException e) {
@@ -69,7 +70,7 @@ public class ResponseCache {
     }
 
     private static JsonObject parse(String value) {
-        try (var reader = Json.createReader(new StringReader(value))) {
+        try (var reader = JSON.createReader(new StringReader(value))) {
             return reader.readObject();
         }
     }

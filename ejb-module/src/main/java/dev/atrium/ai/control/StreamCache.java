@@ -1,5 +1,7 @@
 package dev.atrium.ai.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.time.Clock;
 import java.time.Duration;
@@ -9,7 +11,6 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -75,13 +76,13 @@ public class StreamCache {
 
     private void write(UUID messageId, long userId, String content, boolean done, Instant created) {
         long left = Math.max(1, seconds - Duration.between(created, clock.instant()).toSeconds());
-        store.set(key(messageId), Json.createObjectBuilder().add("user_id", userId).add("content", content)
+        store.set(key(messageId), JSON.createObjectBuilder().add("user_id", userId).add("content", content)
                 .add("done", done).add("created_at", created.toString()).build().toString(),
                 Duration.ofSeconds(left));
     }
 
     private static JsonObject parse(String value) {
-        try (var reader = Json.createReader(new StringReader(value))) {
+        try (var reader = JSON.createReader(new StringReader(value))) {
             return reader.readObject();
         }
     }

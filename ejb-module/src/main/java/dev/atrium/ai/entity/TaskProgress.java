@@ -1,8 +1,9 @@
 package dev.atrium.ai.entity;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
 /**
@@ -19,12 +20,12 @@ public record TaskProgress(int tokens, int contentChars) {
     }
 
     public String json() {
-        return Json.createObjectBuilder().add("tokens", tokens).add("content_chars", contentChars).build()
+        return JSON.createObjectBuilder().add("tokens", tokens).add("content_chars", contentChars).build()
                 .toString();
     }
 
     public static TaskProgress parse(String json) {
-        try (var reader = Json.createReader(new StringReader(json))) {
+        try (var reader = JSON.createReader(new StringReader(json))) {
             JsonObject o = reader.readObject();
             return new TaskProgress(o.getInt("tokens", 0), o.getInt("content_chars", 0));
         }

@@ -1,5 +1,7 @@
 package dev.atrium.identity.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.time.Clock;
 import java.time.Duration;
@@ -7,7 +9,6 @@ import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 
 import dev.atrium.platform.kv.KeyValueStore;
 
@@ -29,7 +30,7 @@ public class CsrfTokens {
 
     public String issue(String sessionId) {
         String token = Hashes.randomToken(32);
-        store.set(key(token), Json.createObjectBuilder()
+        store.set(key(token), JSON.createObjectBuilder()
                 .add("session", sessionId == null ? "" : sessionId)
                 .add("issued_at", clock.instant().toString()).build().toString(), LIFETIME);
         return token;
@@ -44,7 +45,7 @@ public class CsrfTokens {
             return false;
         }
         return store.getAndDelete(key(token)).map(value -> {
-            var o = Json.createReader(new StringReader(value)).readObject();
+            var o = JSON.createReader(new StringReader(value)).readObject();
             String boundTo = o.getString("session", "");
             boolean fresh = clock.instant().isBefore(Instant.parse(o.getString("issued_at")).plus(LIFETIME));
             return fresh && !boundTo.isEmpty() && boundTo.equals(sessionId);

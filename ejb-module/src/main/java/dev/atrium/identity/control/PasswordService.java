@@ -1,5 +1,7 @@
 package dev.atrium.identity.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.time.Clock;
 import java.time.Duration;
@@ -8,7 +10,6 @@ import java.util.Locale;
 
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -119,7 +120,7 @@ public class PasswordService {
             return;
         }
         String token = Hashes.randomToken(32);
-        store.set(key(token), Json.createObjectBuilder().add("user_id", user.id())
+        store.set(key(token), JSON.createObjectBuilder().add("user_id", user.id())
                 .add("issued_at", clock.instant().toString()).build().toString(), RESET_LIFETIME);
         mail.queue(user.email().value(), "Reset your Atrium password", """
                 Hello %s,
@@ -141,7 +142,7 @@ public class PasswordService {
         if (stored.isEmpty()) {
             throw BusinessException.badRequest("Reset link is invalid, used or expired");
         }
-        var value = Json.createReader(new StringReader(stored.get())).readObject();
+        var value = JSON.createReader(new StringReader(stored.get())).readObject();
         Instant issued = Instant.parse(value.getString("issued_at"));
         Instant now = clock.instant();
         if (!now.isBefore(issued.plus(RESET_LIFETIME))) {

@@ -1,5 +1,7 @@
 package dev.atrium.identity.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.time.Clock;
 import java.time.Duration;
@@ -9,7 +11,6 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -43,7 +44,7 @@ public class SessionService {
     public Session create(long userId, RequestOrigin origin) {
         var session = new Session(UUID.randomUUID().toString(), userId, clock.instant(), origin.ipAddress(),
                 origin.userAgent());
-        String value = Json.createObjectBuilder()
+        String value = JSON.createObjectBuilder()
                 .add("user_id", userId)
                 .add("created_at", session.createdAt().toString())
                 .add("ip", session.ipAddress())
@@ -59,7 +60,7 @@ public class SessionService {
             return Optional.empty();
         }
         return store.get(key(id)).map(value -> {
-            try (var reader = Json.createReader(new StringReader(value))) {
+            try (var reader = JSON.createReader(new StringReader(value))) {
                 JsonObject o = reader.readObject();
                 return new Session(id, o.getJsonNumber("user_id").longValue(),
                         Instant.parse(o.getString("created_at")), o.getString("ip", ""), o.getString("ua", ""));

@@ -1,5 +1,7 @@
 package dev.atrium.identity.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.time.Clock;
 import java.time.Duration;
@@ -8,7 +10,6 @@ import java.util.List;
 
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.error.BusinessException;
@@ -86,7 +87,7 @@ public class SsoService {
 
     private String issueTicket(long userId, String service) {
         String ticket = "ST-" + Hashes.randomToken(32);
-        store.set(key(ticket), Json.createObjectBuilder().add("user_id", userId)
+        store.set(key(ticket), JSON.createObjectBuilder().add("user_id", userId)
                 .add("service", service.trim()).add("issued_at", clock.instant().toString()).build().toString(),
                 TICKET_LIFETIME);
         return withParameter(service.trim(), "ticket", ticket);
@@ -96,7 +97,7 @@ public class SsoService {
     public TicketUser validate(String ticket, String service, RequestOrigin origin) {
         var stored = tokens.plausibleOpaque(ticket, "ST-", "service ticket") ? store.getAndDelete(key(ticket))
                 : java.util.Optional.<String>empty();
-        var value = stored.map(v -> Json.createReader(new StringReader(v)).readObject());
+        var value = stored.map(v -> JSON.createReader(new StringReader(v)).readObject());
         boolean valid = value.isPresent()
                 && value.get().getString("service").equals(service == null ? "" : service.trim())
                 && clock.instant().isBefore(Instant.parse(value.get().getString("issued_at")).plus(TICKET_LIFETIME));

@@ -1,5 +1,7 @@
 package dev.atrium.marketplace.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -9,7 +11,6 @@ import java.util.Optional;
 
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -81,7 +82,7 @@ public class DependencyResolver {
     }
 
     static List<JsonObject> dependencies(String cardJson) {
-        try (var reader = Json.createReader(new StringReader(cardJson))) {
+        try (var reader = JSON.createReader(new StringReader(cardJson))) {
             JsonObject card = reader.readObject();
             if (card.get("dependencies") instanceof JsonObject d && d.get("agents") instanceof JsonArray list) {
                 return list.stream().filter(v -> v instanceof JsonObject o && o.get("name") instanceof JsonString

@@ -1,5 +1,7 @@
 package dev.atrium.marketplace.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -18,7 +20,6 @@ import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
@@ -63,11 +64,11 @@ public class DependencyTokens {
         byte[] random = new byte[32];
         RANDOM.nextBytes(random);
         String token = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-        var chain = Json.createArrayBuilder();
+        var chain = JSON.createArrayBuilder();
         grant.chain().forEach(id -> chain.add(id.toString()));
-        var dependencies = Json.createObjectBuilder();
+        var dependencies = JSON.createObjectBuilder();
         grant.dependencies().forEach(dependencies::add);
-        store.set(KEY + hash(token), Json.createObjectBuilder().add("user", grant.userId()).add("chain", chain)
+        store.set(KEY + hash(token), JSON.createObjectBuilder().add("user", grant.userId()).add("chain", chain)
                 .add("dependencies", dependencies).build().toString(), ttl);
         return token;
     }
@@ -91,7 +92,7 @@ public class DependencyTokens {
     }
 
     private static Grant grant(String json) {
-        try (var reader = Json.createReader(new StringReader(json))) {
+        try (var reader = JSON.createReader(new StringReader(json))) {
             JsonObject o = reader.readObject();
             var chain = new ArrayList<UUID>();
             o.getJsonArray("chain").forEach(v -> chain.add(UUID.fromString(((JsonString) v).getString())));

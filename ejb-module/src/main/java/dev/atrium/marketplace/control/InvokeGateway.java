@@ -1,5 +1,7 @@
 package dev.atrium.marketplace.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,7 +16,6 @@ import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
@@ -269,7 +270,7 @@ public class InvokeGateway {
         var result = run.result();
         var reply = AgentProtocol.read(result, run.limits().timeout().toSeconds());
         RunStatus status = RunStatus.of(result.outcome(), reply.ok());
-        JsonObject body = reply.output().orElseGet(() -> Json.createObjectBuilder().add("error", reply.error())
+        JsonObject body = reply.output().orElseGet(() -> JSON.createObjectBuilder().add("error", reply.error())
                 .build());
         List<String> pii = reply.ok() ? PersonalData.find(body) : List.of();
         UUID runId = UUID.randomUUID();

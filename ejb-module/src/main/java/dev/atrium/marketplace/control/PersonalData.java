@@ -1,5 +1,7 @@
 package dev.atrium.marketplace.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -9,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
@@ -113,14 +114,14 @@ public final class PersonalData {
         }
         switch (value.getValueType()) {
             case OBJECT -> {
-                JsonObjectBuilder builder = Json.createObjectBuilder();
+                JsonObjectBuilder builder = JSON.createObjectBuilder();
                 for (Map.Entry<String, JsonValue> entry : ((JsonObject) value).entrySet()) {
                     builder.add(entry.getKey(), maskValue(entry.getValue(), found));
                 }
                 return builder.build();
             }
             case ARRAY -> {
-                JsonArrayBuilder builder = Json.createArrayBuilder();
+                JsonArrayBuilder builder = JSON.createArrayBuilder();
                 for (JsonValue item : (JsonArray) value) {
                     builder.add(maskValue(item, found));
                 }
@@ -130,12 +131,12 @@ public final class PersonalData {
                 String text = ((JsonString) value).getString();
                 int before = found.size();
                 String masked = maskString(text, found);
-                return masked.equals(text) && found.size() == before ? value : Json.createValue(masked);
+                return masked.equals(text) && found.size() == before ? value : JSON.createValue(masked);
             }
             case NUMBER -> {
                 if (isCardNumber((JsonNumber) value)) {
                     found.add(Kind.CARD);
-                    return Json.createValue(Kind.CARD.mask());
+                    return JSON.createValue(Kind.CARD.mask());
                 }
                 return value;
             }

@@ -1,5 +1,7 @@
 package dev.atrium.marketplace.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -10,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
 import dev.atrium.marketplace.entity.CheckFinding;
@@ -77,7 +78,7 @@ final class PromptInjectionCheck {
         var findings = new ArrayList<CheckFinding>();
         int run = 0;
         for (int i = 0; i < INPUTS.size(); i++) {
-            JsonObject input = Json.createObjectBuilder(base).add(property, INPUTS.get(i)).build();
+            JsonObject input = JSON.createObjectBuilder(base).add(property, INPUTS.get(i)).build();
             Optional<RunResult> result = runner.run("injection/" + i, false, input, environment, limits);
             if (result.isEmpty()) {
                 findings.add(CheckFinding.low("injection/" + i, "Not run: the checks' time budget was spent"));

@@ -1,5 +1,7 @@
 package dev.atrium.marketplace.control;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
@@ -15,7 +17,6 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import jakarta.json.Json;
 import jakarta.json.JsonString;
 
 import dev.atrium.marketplace.entity.Agent;
@@ -185,13 +186,13 @@ public class SearchIndex {
     }
 
     private static List<String> strings(String jsonArray) {
-        try (var reader = Json.createReader(new java.io.StringReader(jsonArray))) {
+        try (var reader = JSON.createReader(new java.io.StringReader(jsonArray))) {
             return reader.readArray().stream().map(v -> ((JsonString) v).getString()).toList();
         }
     }
 
     private static List<String> strings(String jsonObject, String field) {
-        try (var reader = Json.createReader(new java.io.StringReader(jsonObject))) {
+        try (var reader = JSON.createReader(new java.io.StringReader(jsonObject))) {
             var object = reader.readObject();
             return object.containsKey(field)
                     ? object.getJsonArray(field).stream().map(v -> ((JsonString) v).getString()).toList()

@@ -1,8 +1,9 @@
 package dev.atrium.marketplace.entity;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.util.List;
 
-import jakarta.json.Json;
 
 /** Compact JSON text of simple values, for the JSON columns of the record. */
 final class JsonText {
@@ -11,7 +12,7 @@ final class JsonText {
     }
 
     static String array(List<String> values) {
-        var array = Json.createArrayBuilder();
+        var array = JSON.createArrayBuilder();
         values.forEach(array::add);
         return array.build().toString();
     }

@@ -1,11 +1,12 @@
 package dev.atrium.marketplace.entity;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -51,14 +52,14 @@ public record SafetyReport(List<CheckResult> checks) {
     }
 
     public String toJson() {
-        var array = Json.createArrayBuilder();
+        var array = JSON.createArrayBuilder();
         for (CheckResult c : checks) {
-            var findings = Json.createArrayBuilder();
+            var findings = JSON.createArrayBuilder();
             for (CheckFinding f : c.findings()) {
-                findings.add(Json.createObjectBuilder().add("severity", f.severity().value())
+                findings.add(JSON.createObjectBuilder().add("severity", f.severity().value())
                         .add("pointer", f.pointer()).add("message", f.message()));
             }
-            array.add(Json.createObjectBuilder().add("name", c.name()).add("status", c.status().value())
+            array.add(JSON.createObjectBuilder().add("name", c.name()).add("status", c.status().value())
                     .add("summary", c.summary()).add("findings", findings).add("duration_ms", c.durationMs()));
         }
         return array.build().toString();

@@ -1,5 +1,7 @@
 package dev.atrium.platform.http;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.time.Duration;
 import java.util.Base64;
@@ -9,7 +11,6 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
@@ -45,7 +46,7 @@ public class IdempotencyStore {
     KeyValueStore store;
 
     public Claim claim(String scope, String fingerprint) {
-        String running = Json.createObjectBuilder().add("state", "running").add("fp", fingerprint).build().toString();
+        String running = JSON.createObjectBuilder().add("state", "running").add("fp", fingerprint).build().toString();
         if (store.setIfAbsent(key(scope), running, RETENTION)) {
             return new Acquired();
         }
@@ -54,9 +55,9 @@ public class IdempotencyStore {
     }
 
     public void complete(String scope, StoredResponse response) {
-        var headers = Json.createObjectBuilder();
+        var headers = JSON.createObjectBuilder();
         response.headers().forEach(headers::add);
-        String value = Json.createObjectBuilder()
+        String value = JSON.createObjectBuilder()
                 .add("state", "done")
                 .add("fp", response.fingerprint())
                 .add("status", response.status())
@@ -108,7 +109,7 @@ public class IdempotencyStore {
     }
 
     private static JsonObject parse(String value) {
-        try (var reader = Json.createReader(new StringReader(value))) {
+        try (var reader = JSON.createReader(new StringReader(value))) {
             return reader.readObject();
         }
     }

@@ -1,5 +1,7 @@
 package dev.atrium.ai.boundary;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.ArrayList;
@@ -163,7 +165,7 @@ public class ChatSocket {
     }
 
     private static JsonObject parse(String text) {
-        try (var reader = jakarta.json.Json.createReader(new StringReader(text))) {
+        try (var reader = JSON.createReader(new StringReader(text))) {
             if (reader.readValue() instanceof JsonObject o) {
                 return o;
             }

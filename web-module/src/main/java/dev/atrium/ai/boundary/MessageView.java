@@ -1,5 +1,7 @@
 package dev.atrium.ai.boundary;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -22,7 +24,7 @@ public record MessageView(String id, String conversationId, String role, String 
 
     /** Stored JSON metadata, handed on as JSON rather than as a string. */
     static JsonValue json(String text) {
-        try (var reader = jakarta.json.Json.createReader(new StringReader(text == null ? "{}" : text))) {
+        try (var reader = JSON.createReader(new StringReader(text == null ? "{}" : text))) {
             return reader.readValue();
         }
     }

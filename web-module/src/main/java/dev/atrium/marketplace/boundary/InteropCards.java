@@ -2,7 +2,6 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.LinkedHashSet;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -10,6 +9,7 @@ import jakarta.json.JsonString;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentCard;
+import dev.atrium.platform.http.JsonProviders;
 
 /**
  * An agent card as other protocols describe agents and tools, with their own (camelCase) field names:
@@ -34,15 +34,15 @@ final class InteropCards {
         if (card.containsKey("tags")) {
             card.getJsonArray("tags").forEach(t -> tags.add(((JsonString) t).getString()));
         }
-        JsonArrayBuilder examples = Json.createArrayBuilder();
+        JsonArrayBuilder examples = JsonProviders.JSON.createArrayBuilder();
         if (card.containsKey("test_cases")) {
             card.getJsonArray("test_cases").stream().limit(3)
                     .forEach(c -> examples.add(c.asJsonObject().getJsonObject("input").toString()));
         }
         JsonArray skills = skills(agent, tags, examples.build());
-        var provider = Json.createObjectBuilder().add("organization", authorName == null
+        var provider = JsonProviders.JSON.createObjectBuilder().add("organization", authorName == null
                 ? "Atrium developer " + agent.authorId() : authorName).add("url", base);
-        return Json.createObjectBuilder()
+        return JsonProviders.JSON.createObjectBuilder()
                 .add("protocolVersion", A2A_PROTOCOL_VERSION)
                 .add("name", agent.displayName())
                 .add("description", agent.description())
@@ -50,32 +50,32 @@ final class InteropCards {
                 .add("version", agent.version().toString())
                 .add("provider", provider)
                 .add("documentationUrl", base + "/v1/agents/" + agent.id())
-                .add("capabilities", Json.createObjectBuilder().add("streaming", false)
+                .add("capabilities", JsonProviders.JSON.createObjectBuilder().add("streaming", false)
                         .add("pushNotifications", false).add("stateTransitionHistory", false))
-                .add("securitySchemes", Json.createObjectBuilder().add("bearer", Json.createObjectBuilder()
+                .add("securitySchemes", JsonProviders.JSON.createObjectBuilder().add("bearer", JsonProviders.JSON.createObjectBuilder()
                         .add("type", "http").add("scheme", "bearer").add("bearerFormat", "JWT")
                         .add("description", "An Atrium access token or sk- API key")))
-                .add("security", Json.createArrayBuilder().add(Json.createObjectBuilder()
-                        .add("bearer", Json.createArrayBuilder())))
-                .add("defaultInputModes", Json.createArrayBuilder().add(JSON))
-                .add("defaultOutputModes", Json.createArrayBuilder().add(JSON))
+                .add("security", JsonProviders.JSON.createArrayBuilder().add(JsonProviders.JSON.createObjectBuilder()
+                        .add("bearer", JsonProviders.JSON.createArrayBuilder())))
+                .add("defaultInputModes", JsonProviders.JSON.createArrayBuilder().add(JSON))
+                .add("defaultOutputModes", JsonProviders.JSON.createArrayBuilder().add(JSON))
                 .add("skills", skills)
                 .add("supportsAuthenticatedExtendedCard", false)
                 .build();
     }
 
     private static JsonArray skills(Agent agent, LinkedHashSet<String> tags, JsonArray examples) {
-        var skills = Json.createArrayBuilder();
+        var skills = JsonProviders.JSON.createArrayBuilder();
         for (String capability : JsonValues.strings(agent.capabilitiesJson())) {
-            var tagArray = Json.createArrayBuilder();
+            var tagArray = JsonProviders.JSON.createArrayBuilder();
             tags.forEach(tagArray::add);
-            var skill = Json.createObjectBuilder()
+            var skill = JsonProviders.JSON.createObjectBuilder()
                     .add("id", capability)
                     .add("name", AgentCard.words(capability))
                     .add("description", AgentCard.words(capability) + ": " + agent.description())
                     .add("tags", tagArray)
-                    .add("inputModes", Json.createArrayBuilder().add(JSON))
-                    .add("outputModes", Json.createArrayBuilder().add(JSON));
+                    .add("inputModes", JsonProviders.JSON.createArrayBuilder().add(JSON))
+                    .add("outputModes", JsonProviders.JSON.createArrayBuilder().add(JSON));
             if (!examples.isEmpty()) {
                 skill.add("examples", examples);
             }
@@ -87,13 +87,13 @@ final class InteropCards {
     /** MCP's Tool: {@code name}, {@code title}, {@code description}, {@code inputSchema}, {@code outputSchema}. */
     static JsonObject mcpTool(Agent agent) {
         JsonObject card = JsonValues.object(agent.cardJson());
-        return Json.createObjectBuilder()
+        return JsonProviders.JSON.createObjectBuilder()
                 .add("name", agent.name())
                 .add("title", agent.displayName())
                 .add("description", agent.description())
                 .add("inputSchema", card.getJsonObject("input_schema"))
                 .add("outputSchema", card.getJsonObject("output_schema"))
-                .add("annotations", Json.createObjectBuilder().add("title", agent.displayName())
+                .add("annotations", JsonProviders.JSON.createObjectBuilder().add("title", agent.displayName())
                         .add("openWorldHint", runtimeNeedsNetwork(card)))
                 .build();
     }

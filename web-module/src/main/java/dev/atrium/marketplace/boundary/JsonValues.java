@@ -1,9 +1,10 @@
 package dev.atrium.marketplace.boundary;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.util.List;
 
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
@@ -17,13 +18,13 @@ final class JsonValues {
         if (text == null) {
             return null;
         }
-        try (var reader = Json.createReader(new StringReader(text))) {
+        try (var reader = JSON.createReader(new StringReader(text))) {
             return reader.readObject();
         }
     }
 
     static List<String> strings(String arrayText) {
-        try (var reader = Json.createReader(new StringReader(arrayText))) {
+        try (var reader = JSON.createReader(new StringReader(arrayText))) {
             return reader.readArray().stream().map(v -> ((JsonString) v).getString()).toList();
         }
     }

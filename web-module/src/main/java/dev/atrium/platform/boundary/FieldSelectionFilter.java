@@ -1,5 +1,7 @@
 package dev.atrium.platform.boundary;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.util.Arrays;
 import java.util.Set;
@@ -36,7 +38,7 @@ public class FieldSelectionFilter implements ContainerResponseFilter {
         Set<String> wanted = Arrays.stream(fields.split(",")).map(String::trim).filter(s -> !s.isEmpty())
                 .collect(Collectors.toSet());
         JsonValue tree;
-        try (var reader = jakarta.json.Json.createReader(new StringReader(Json.write(entity)))) {
+        try (var reader = JSON.createReader(new StringReader(Json.write(entity)))) {
             tree = reader.readValue();
         }
         JsonValue shaped = shape(tree, wanted);
@@ -45,13 +47,13 @@ public class FieldSelectionFilter implements ContainerResponseFilter {
 
     private static JsonValue shape(JsonValue tree, Set<String> wanted) {
         if (tree instanceof JsonObject object && object.get("items") instanceof JsonArray items) {
-            var builder = jakarta.json.Json.createObjectBuilder(object);
-            var kept = jakarta.json.Json.createArrayBuilder();
+            var builder = JSON.createObjectBuilder(object);
+            var kept = JSON.createArrayBuilder();
             items.forEach(item -> kept.add(select(item, wanted)));
             return builder.add("items", kept).build();
         }
         if (tree instanceof JsonArray array) {
-            var kept = jakarta.json.Json.createArrayBuilder();
+            var kept = JSON.createArrayBuilder();
             array.forEach(item -> kept.add(select(item, wanted)));
             return kept.build();
         }
@@ -62,7 +64,7 @@ public class FieldSelectionFilter implements ContainerResponseFilter {
         if (!(value instanceof JsonObject object)) {
             return value;
         }
-        var builder = jakarta.json.Json.createObjectBuilder();
+        var builder = JSON.createObjectBuilder();
         object.forEach((name, v) -> {
             if (wanted.contains(name)) {
                 builder.add(name, v);

@@ -1,5 +1,7 @@
 package dev.atrium.identity.control.oauth;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.StringReader;
 import java.time.Clock;
 import java.time.Duration;
@@ -8,7 +10,6 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 
@@ -44,7 +45,7 @@ public class AuthorizationStates {
     public AuthorizationState issue(String provider, String redirectUri, Long linkUserId) {
         var state = new AuthorizationState(Hashes.randomToken(32), provider, Pkce.newVerifier(),
                 Hashes.randomToken(32), redirectUri, linkUserId, clock.instant());
-        var value = Json.createObjectBuilder()
+        var value = JSON.createObjectBuilder()
                 .add("provider", provider)
                 .add("verifier", state.codeVerifier())
                 .add("nonce", state.nonce())
@@ -71,7 +72,7 @@ public class AuthorizationStates {
     }
 
     private static Optional<AuthorizationState> parse(String state, String value) {
-        try (var reader = Json.createReader(new StringReader(value))) {
+        try (var reader = JSON.createReader(new StringReader(value))) {
             JsonObject o = reader.readObject();
             Long link = o.containsKey("link_user_id") ? o.getJsonNumber("link_user_id").longValue() : null;
             return Optional.of(new AuthorizationState(state, o.getString("provider"), o.getString("verifier"),

@@ -1,5 +1,7 @@
 package dev.atrium.identity.control.oauth;
 
+import static dev.atrium.platform.http.JsonProviders.JSON;
+
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
@@ -17,7 +19,6 @@ import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -118,7 +119,7 @@ public class OAuthHttp {
     }
 
     private static JsonObject object(String what, String body) {
-        try (var reader = Json.createReader(new StringReader(body == null ? "" : body))) {
+        try (var reader = JSON.createReader(new StringReader(body == null ? "" : body))) {
             JsonValue value = reader.readValue();
             if (value instanceof JsonObject o) {
                 return o;
@@ -131,7 +132,7 @@ public class OAuthHttp {
 
     /** The standard {@code error} code of an OAuth error answer, restricted to its alphabet; else "unknown". */
     static String errorCode(String body) {
-        try (var reader = Json.createReader(new StringReader(body == null ? "" : body))) {
+        try (var reader = JSON.createReader(new StringReader(body == null ? "" : body))) {
             String error = reader.readObject().getString("error", "");
             return error.matches("[a-z_]{1,64}") ? error : "unknown";
         } catch (JsonException | IllegalStateException | ClassCastException e) {
