@@ -2,6 +2,7 @@ package dev.atrium.identity.control;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
@@ -32,11 +33,18 @@ import dev.atrium.platform.query.Listing;
  * per episode. The first raise sets a cool-down key in the shared store, so every instance agrees, and writes the
  * record, an audit entry, the metric {@code atrium_security_alerts_total{kind}}, a {@code SECURITY ALERT} log line
  * and a mail to every active administrator; raises during the cool-down only count on the open record.
+ * <p>A repeat is counted in the shared store, not on the record: a storm of repeats (one user refreshing a token
+ * thousands of times a minute) would otherwise queue every request behind one row lock. The counted repeats are
+ * folded into the record when alerts are listed or acknowledged, before the subject's next episode opens, and at
+ * every {@value #FOLD_EVERY}th repeat, so a listing always shows the exact count.
  */
 @Stateless
 public class AlertService {
 
     private static final Logger LOG = Logger.getLogger(AlertService.class.getName());
+    static final int FOLD_EVERY = 100;
+    /** Long past any cool-down: repeats nobody listed for a week are forgotten. */
+    private static final Duration REPEATS_KEPT = Duration.ofDays(7);
 
     static final Catalog<SecurityAlert> CATALOG = Catalog.of(SecurityAlert.class)
             .id("id", Long.class)
@@ -76,9 +84,14 @@ public class AlertService {
     public Optional<SecurityAlert> raise(String kind, String subject, String details) {
         var now = clock.instant();
         if (!store.setIfAbsent("alert:cool:" + kind + ":" + subject, "1", Duration.ofMinutes(cooldownMinutes))) {
-            openAlert(kind, subject).ifPresent(a -> a.seenAgain(now));
+            store.set(repeatKey("last", kind, subject), Long.toString(now.toEpochMilli()), REPEATS_KEPT);
+            if (store.increment(repeatKey("count", kind, subject), REPEATS_KEPT) % FOLD_EVERY == 0) {
+                openAlert(kind, subject).ifPresent(this::fold);
+            }
             return Optional.empty();
         }
+        // repeats of the episode that ended belong to its record, not to the new one
+        openAlert(kind, subject).ifPresent(this::fold);
         var alert = new SecurityAlert(kind, subject, details, now);
         em.persist(alert);
         audit.record(AuditAction.SECURITY_ALERT, userOf(subject), new RequestOrigin(addressOf(subject), ""), true);
@@ -94,13 +107,18 @@ public class AlertService {
     }
 
     public Listing<SecurityAlert> list(ListQuery query) {
-        return new EntityQuery<>(em, CATALOG).list(query);
+        var listing = new EntityQuery<>(em, CATALOG).list(query);
+        listing.items().stream().filter(SecurityAlert::isOpen).forEach(this::fold);
+        return listing;
     }
 
     /** Acknowledges the alert; acknowledging it again changes nothing. 404 when there is no such alert. */
     public SecurityAlert acknowledge(long id, long byUserId, RequestOrigin origin) {
         var alert = Optional.ofNullable(em.find(SecurityAlert.class, id))
                 .orElseThrow(() -> BusinessException.notFound("alert"));
+        if (alert.isOpen()) {
+            fold(alert);
+        }
         if (alert.acknowledge(byUserId, clock.instant())) {
             audit.record(AuditAction.SECURITY_ALERT_ACK, userOf(alert.subject()), byUserId, origin, true);
         }
@@ -113,6 +131,30 @@ public class AlertService {
                 .setParameter("kind", kind).setParameter("subject", subject)
                 .setParameter("status", SecurityAlert.OPEN)
                 .setMaxResults(1).getResultStream().findFirst();
+    }
+
+    /** Moves the repeats counted in the store onto the record; a repeat is taken once, by one instance. */
+    void fold(SecurityAlert alert) {
+        long repeats = store.getAndDelete(repeatKey("count", alert.kind(), alert.subject()))
+                .map(AlertService::number).orElse(0L);
+        if (repeats > 0) {
+            Instant last = store.get(repeatKey("last", alert.kind(), alert.subject())).map(AlertService::number)
+                    .map(Instant::ofEpochMilli).orElse(clock.instant());
+            alert.seenAgain(last, repeats);
+        }
+    }
+
+    private static String repeatKey(String part, String kind, String subject) {
+        return "alert:repeats:" + part + ":" + kind + ":" + subject;
+    }
+
+    /** A value this class wrote, or 0 for anything else (the store is shared). */
+    private static long number(String value) {
+        try {
+            return Math.max(0, Long.parseLong(value));
+        } catch (NumberFormatException notOurs) {
+            return 0;
+        }
     }
 
     private List<User> administrators() {

@@ -72,10 +72,22 @@ public class SecurityAlert {
 
     /** The signal fired again during the cool-down: counted, not raised. */
     public void seenAgain(Instant now) {
-        count++;
-        if (now.isAfter(lastSeen)) {
-            lastSeen = now;
+        seenAgain(now, 1);
+    }
+
+    /** The signal fired {@code times} more times during the cool-down, the last at {@code last}. */
+    public void seenAgain(Instant last, long times) {
+        if (times < 1) {
+            throw new IllegalArgumentException("a repeat is seen at least once");
         }
+        count = (int) Math.min(Integer.MAX_VALUE, count + Math.min(times, Integer.MAX_VALUE));
+        if (last.isAfter(lastSeen)) {
+            lastSeen = last;
+        }
+    }
+
+    public boolean isOpen() {
+        return OPEN.equals(status);
     }
 
     /** {@code false} when it was already acknowledged (the first acknowledgement is kept). */

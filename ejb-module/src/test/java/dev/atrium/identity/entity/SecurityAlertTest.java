@@ -30,6 +30,18 @@ class SecurityAlertTest {
     }
 
     @Test
+    void whenRepeatsAreFoldedInThenCountedAtOnceAndLastSeenKeepsTheLatest() {
+        var alert = new SecurityAlert("k", "all", "d", T0);
+        alert.seenAgain(T0.plusSeconds(90), 41);
+        alert.seenAgain(T0.plusSeconds(10), 2);
+        assertThat(alert.count()).isEqualTo(44);
+        assertThat(alert.lastSeen()).isEqualTo(T0.plusSeconds(90));
+        assertThatThrownBy(() -> alert.seenAgain(T0, 0)).isInstanceOf(IllegalArgumentException.class);
+        alert.seenAgain(T0, Long.MAX_VALUE);
+        assertThat(alert.count()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
     void whenAcknowledgedTwiceThenTheFirstAcknowledgementIsKept() {
         var alert = new SecurityAlert("k", "all", "d", T0);
         assertThat(alert.acknowledge(1L, T0.plusSeconds(5))).isTrue();
