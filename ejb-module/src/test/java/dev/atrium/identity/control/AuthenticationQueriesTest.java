@@ -1,0 +1,105 @@
+package dev.atrium.identity.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Function;
+
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.atrium.identity.entity.EmailAddress;
+import dev.atrium.identity.entity.Role;
+import dev.atrium.identity.entity.User;
+import dev.atrium.platform.persistence.StatementCounter;
+import dev.atrium.platform.persistence.TestDatabases;
+
+/**
+ * What an authenticated request costs the database, counted at the JDBC driver: the caller (the user, active, not
+ * revoked, with every role) in one statement, however many roles the user holds. The permissions come from the
+ * {@link PermissionCatalog}, read once per instance.
+ */
+class AuthenticationQueriesTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-26T06:00:00Z");
+
+    private static StatementCounter counter;
+    private static EntityManagerFactory factory;
+    private static long userId;
+
+    @BeforeAll
+    static void seed() {
+        var dataSource = TestDatabases.dataSource("authentication");
+        TestDatabases.migrate(dataSource);
+        counter = new StatementCounter(dataSource);
+        factory = TestDatabases.entityManagers(counter.dataSource());
+        userId = inTransaction(repository -> {
+            var em = repository.em;
+            Role user = em.createQuery("select r from Role r where r.name = 'user'", Role.class).getSingleResult();
+            Role developer = em.createQuery("select r from Role r where r.name = 'developer'", Role.class)
+                    .getSingleResult();
+            Role admin = em.createQuery("select r from Role r where r.name = 'admin'", Role.class).getSingleResult();
+            var ada = User.external(EmailAddress.of("ada@example.org"), "ada", user, NOW);
+            ada.grant(developer, NOW);
+            ada.grant(admin, NOW);
+            em.persist(ada);
+            em.flush();
+            return ada.id();
+        });
+    }
+
+    @AfterAll
+    static void close() {
+        factory.close();
+    }
+
+    @BeforeEach
+    void resetCounter() {
+        counter.reset();
+    }
+
+    private static <T> T inTransaction(Function<UserRepository, T> work) {
+        EntityManager em = factory.createEntityManager();
+        try {
+            var repository = new UserRepository();
+            repository.em = em;
+            em.getTransaction().begin();
+            T result = work.apply(repository);
+            em.getTransaction().commit();
+            return result;
+        } finally {
+            em.close();
+        }
+    }
+
+    @Test
+    void whenTheAuthenticatorLoadsTheCallerThenOneStatementHoldsTheUserAndAllRoles() {
+        var roles = inTransaction(repository -> {
+            User user = repository.findWithRoles(userId).orElseThrow();
+            assertThat(user.isActive()).isTrue();
+            assertThat(user.accepts(NOW)).isTrue();
+            return user.roleNames();
+        });
+        assertThat(roles).containsExactlyInAnyOrder("user", "developer", "admin");
+        assertThat(counter.statements()).hasSize(1);
+    }
+
+    @Test
+    void whenTheUserDoesNotExistThenOneStatementAndNothing() {
+        Optional<User> none = inTransaction(repository -> repository.findWithRoles(userId + 1000));
+        assertThat(none).isEmpty();
+        assertThat(counter.statements()).hasSize(1);
+    }
+
+    @Test
+    void whenLoadedByIdAloneThenTheRolesCostASecondStatement() {
+        inTransaction(repository -> repository.find(userId).orElseThrow().roleNames());
+        assertThat(counter.statements()).as("why the authenticator uses findWithRoles").hasSize(2);
+    }
+}

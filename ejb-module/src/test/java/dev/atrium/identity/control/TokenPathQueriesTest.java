@@ -1,0 +1,168 @@
+package dev.atrium.identity.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Supplier;
+
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.atrium.identity.entity.EmailAddress;
+import dev.atrium.identity.entity.Role;
+import dev.atrium.identity.entity.SecurityAlert;
+import dev.atrium.identity.entity.User;
+import dev.atrium.platform.kv.InMemoryKeyValueStore;
+import dev.atrium.platform.persistence.StatementCounter;
+import dev.atrium.platform.persistence.TestDatabases;
+
+/**
+ * The token paths' statements, counted at the JDBC driver, with the services wired as the container wires them
+ * (key ring and store in memory, the database real): a bearer request loads its caller in one statement; a refresh
+ * reads the user and writes its audit entry, two statements, and stays at two when the user refreshes so often that
+ * the refresh-frequency alert is under way (its repeats are counted in the store, not on the alert's row).
+ */
+class TokenPathQueriesTest {
+
+    private static final RequestOrigin ORIGIN = new RequestOrigin("10.0.0.2", "test");
+
+    private static StatementCounter counter;
+    private static EntityManagerFactory factory;
+    private static long userId;
+
+    private final TokenFixture fixture = new TokenFixture();
+    private final InMemoryKeyValueStore store = new InMemoryKeyValueStore(fixture.clock);
+    private EntityManager em;
+    private LoginService login;
+    private Authenticator authenticator;
+
+    @BeforeAll
+    static void seed() {
+        var dataSource = TestDatabases.dataSource("token-paths");
+        TestDatabases.migrate(dataSource);
+        counter = new StatementCounter(dataSource);
+        factory = TestDatabases.entityManagers(counter.dataSource());
+        EntityManager em = factory.createEntityManager();
+        em.getTransaction().begin();
+        Role user = em.createQuery("select r from Role r where r.name = 'user'", Role.class).getSingleResult();
+        Role developer = em.createQuery("select r from Role r where r.name = 'developer'", Role.class)
+                .getSingleResult();
+        var ada = User.external(EmailAddress.of("ada@example.org"), "ada", user, Instant.parse("2026-11-01T00:00:00Z"));
+        ada.grant(developer, Instant.parse("2026-11-01T00:00:00Z"));
+        em.persist(ada);
+        em.getTransaction().commit();
+        userId = ada.id();
+        em.close();
+    }
+
+    @AfterAll
+    static void close() {
+        factory.close();
+    }
+
+    @BeforeEach
+    void wire() {
+        em = factory.createEntityManager();
+        var users = new UserRepository();
+        users.em = em;
+        var roles = new RoleRepository();
+        roles.em = em;
+        var permissions = new PermissionCatalog();
+        permissions.roles = roles;
+        var blacklist = new TokenBlacklist();
+        blacklist.store = store;
+        blacklist.clock = fixture.clock;
+        var audit = new AuditService();
+        audit.em = em;
+        audit.clock = fixture.clock;
+        var alerts = new AlertService();
+        alerts.em = em;
+        alerts.audit = audit;
+        alerts.store = store;
+        alerts.clock = fixture.clock;
+        alerts.cooldownMinutes = 60;
+        var signals = new SecuritySignals();
+        signals.store = store;
+        signals.clock = fixture.clock;
+        signals.alerts = alerts;
+        signals.locator = new PrefixNetworkLocator();
+        signals.refreshMax = 30;
+        signals.refreshWindowMinutes = 10;
+        signals.theftWindowMinutes = 10;
+        signals.theftRevokes = true;
+        signals.locationWindowMinutes = 60;
+        signals.resetMax = 5;
+        signals.resetWindowMinutes = 60;
+        login = new LoginService();
+        login.users = users;
+        login.tokens = fixture.tokens;
+        login.blacklist = blacklist;
+        login.signals = signals;
+        login.audit = audit;
+        authenticator = new Authenticator();
+        authenticator.tokens = fixture.tokens;
+        authenticator.blacklist = blacklist;
+        authenticator.users = users;
+        authenticator.permissions = permissions;
+        // the catalog is read once per instance, at the first request: not what these tests count
+        permissions.permissionsOf(java.util.List.of("user"));
+    }
+
+    /** One request: its own transaction and persistence context, as a container-managed call has. */
+    private <T> T request(Supplier<T> work) {
+        em.clear();
+        counter.reset();
+        em.getTransaction().begin();
+        try {
+            return work.get();
+        } finally {
+            em.getTransaction().commit();
+        }
+    }
+
+    @Test
+    void whenABearerRequestIsAuthenticatedThenOneStatement() {
+        String access = fixture.tokens.issue(TokenType.ACCESS, userId, "developer");
+        Caller caller = request(() -> authenticator.bearer(access));
+        assertThat(caller.userId()).isEqualTo(userId);
+        assertThat(caller.permissions()).isNotEmpty();
+        assertThat(counter.statements()).hasSize(1);
+    }
+
+    @Test
+    void whenARefreshTokenIsUsedThenTheUserIsReadAndTheRefreshAudited() {
+        String refresh = fixture.tokens.issue(TokenType.REFRESH, userId, "developer");
+        request(() -> login.refresh(refresh, ORIGIN));
+        assertThat(counter.statementsButSequences()).hasSize(2);
+        assertThat(counter.statementsButSequences().get(1)).containsIgnoringCase("insert into audit_logs");
+    }
+
+    @Test
+    void whenTheUserRefreshesOftenEnoughToRaiseTheAlertThenLaterRefreshesCostNoMore() {
+        String refresh = fixture.tokens.issue(TokenType.REFRESH, userId, "developer");
+        // the alert's episode under way, as its first raise leaves it (record and cool-down)
+        store.setIfAbsent("alert:cool:refresh_frequency:user:" + userId, "1", Duration.ofMinutes(60));
+        request(() -> {
+            em.persist(new SecurityAlert("refresh_frequency", "user:" + userId, "storm", fixture.clock.instant()));
+            return null;
+        });
+        for (int i = 0; i < 31; i++) {
+            fixture.clock.advance(Duration.ofMillis(100));
+            request(() -> login.refresh(refresh, ORIGIN));
+        }
+        // past the maximum of 30 refreshes a window: every refresh now signals the alert again
+        for (int i = 0; i < 50; i++) {
+            fixture.clock.advance(Duration.ofMillis(100));
+            String access = request(() -> login.refresh(refresh, ORIGIN));
+            assertThat(access).isNotBlank();
+            assertThat(counter.statementsButSequences()).as("refresh %d during the alert's cool-down", i)
+                    .hasSize(2);
+        }
+    }
+}
