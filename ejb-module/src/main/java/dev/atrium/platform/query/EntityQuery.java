@@ -79,6 +79,11 @@ public final class EntityQuery<E> {
         }
 
         List<E> items = items(cq).setFirstResult(query.offset()).setMaxResults(query.pageSize()).getResultList();
+        if (items.size() < query.pageSize() && (!items.isEmpty() || query.offset() == 0)) {
+            // a page that is not full is the last one: the total is known without counting
+            return new Listing<>(items, (long) query.offset() + items.size(), query.page(), query.pageSize(), false,
+                    0, null);
+        }
         CriteriaQuery<Long> count = cb.createQuery(Long.class);
         Root<E> countRoot = count.from(catalog.type());
         count.select(cb.count(countRoot))
