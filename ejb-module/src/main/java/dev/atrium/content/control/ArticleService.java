@@ -109,11 +109,9 @@ public class ArticleService {
         if (query.ids().size() > BATCH_MAX) {
             throw BusinessException.validation("ids: at most " + BATCH_MAX + " ids");
         }
-        // read-only: a list changes nothing, so its articles are not copied into the transaction's change tracking
         return new EntityQuery<>(em, CATALOG)
                 .hint("eclipselink.batch", "a.tags")
                 .hint("eclipselink.batch.type", "IN")
-                .hint("eclipselink.read-only", "true")
                 .list(query, (cb, q, root) -> viewer.isAnonymous()
                         ? cb.equal(root.get("status"), ArticleStatus.PUBLISHED)
                         : cb.or(cb.equal(root.get("status"), ArticleStatus.PUBLISHED),

@@ -23,16 +23,6 @@ public class UserRepository {
         return Optional.ofNullable(em.find(User.class, id));
     }
 
-    /**
-     * The user with its roles, in one statement: what every authenticated request needs ({@link Authenticator}).
-     * {@link #find} and then the roles would take two.
-     */
-    public Optional<User> findWithRoles(long id) {
-        return em.createQuery("select distinct u from User u left join fetch u.roles where u.id = :id", User.class)
-                .setParameter("id", id)
-                .getResultStream().findFirst();
-    }
-
     public Optional<User> findByEmail(EmailAddress email) {
         return em.createQuery("select u from User u where u.email.value = :email", User.class)
                 .setParameter("email", email.value())
