@@ -3,6 +3,9 @@
   chat_streams.py BASE TOKEN MODEL first N       N streams one after another: time to first event, p50/p90/p99
   chat_streams.py BASE TOKEN MODEL concurrent N  N streams at once: how many end with done, first-event and
                                                  whole-stream latency, and the largest gap between two events
+  chat_streams.py UPSTREAM - MODEL direct N      as first, straight to an OpenAI-compatible upstream's
+                                                 /v1/chat/completions (the gateway's baseline)
+  A last argument "p50" makes first and direct print only the first event's p50 in milliseconds.
 """
 import asyncio
 import json
@@ -22,11 +25,15 @@ def ms(seconds):
 
 def main():
     base, token, model, mode, count = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-    if mode == "first":
-        results = [asyncio.run(concurrent(base, token, model, "hello there, how are you today", 1))[0]
+    if mode in ("first", "direct"):
+        results = [asyncio.run(concurrent(base, token, model, "hello there, how are you today", 1,
+                                          direct=mode == "direct"))[0]
                    for _ in range(count)]
         firsts = [r[1] for r in results if r[0] == 200]
         ends = [r[2] for r in results if r[0] == 200]
+        if sys.argv[-1] == "p50":
+            print("%.2f" % (percentile(firsts, 50) * 1000))
+            return
         print("streams %d, ok %d; first event p50 %s p90 %s p99 %s max %s; whole stream p50 %s" % (
             count, len(firsts), ms(percentile(firsts, 50)), ms(percentile(firsts, 90)), ms(percentile(firsts, 99)),
             ms(max(firsts)), ms(percentile(ends, 50))))
@@ -48,13 +55,20 @@ def main():
     print(line)
 
 
-async def concurrent(base, token, model, message, count):
+async def concurrent(base, token, model, message, count, direct=False):
     """COUNT streams at once on one event loop (threads would make the client, not the server, the bottleneck)."""
     url = urlparse(base)
-    body = json.dumps({"message": message, "model": model}).encode()
-    head = ("POST /api/chat/stream HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\n"
-            "Content-Type: application/json\r\nAccept: text/event-stream\r\nConnection: close\r\n"
-            "Content-Length: %d\r\n\r\n" % (url.hostname, url.port, token, len(body))).encode()
+    if direct:
+        body = json.dumps({"model": model, "stream": True,
+                           "messages": [{"role": "user", "content": message}]}).encode()
+        head = ("POST /v1/chat/completions HTTP/1.1\r\nHost: %s:%d\r\n"
+                "Content-Type: application/json\r\nAccept: text/event-stream\r\nConnection: close\r\n"
+                "Content-Length: %d\r\n\r\n" % (url.hostname, url.port, len(body))).encode()
+    else:
+        body = json.dumps({"message": message, "model": model}).encode()
+        head = ("POST /api/chat/stream HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\n"
+                "Content-Type: application/json\r\nAccept: text/event-stream\r\nConnection: close\r\n"
+                "Content-Length: %d\r\n\r\n" % (url.hostname, url.port, token, len(body))).encode()
 
     async def one():
         try:
@@ -104,7 +118,7 @@ async def concurrent(base, token, model, message, count):
                         gap = max(gap, now - last)
                     last = now
                     events += 1
-                    if json.loads(payload).get("type") == "done":
+                    if payload.strip() == b"[DONE]" or json.loads(payload).get("type") == "done":
                         return (200, first, now - started, events, gap, True)
             return (200, first, time.perf_counter() - started, events, gap, False)
         except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
