@@ -1,3 +1,4 @@
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.LongAdder;
 
 import com.password4j.Argon2Function;
@@ -10,7 +11,8 @@ import com.password4j.types.Argon2;
  *
  *   java -cp password4j.jar:slf4j-api.jar RawArgon2.java THREADS SECONDS [ROUNDS]
  *
- * prints the best rate (verifications/s) of ROUNDS (4) rounds that share the SECONDS.
+ * prints the best rate (verifications/s) of ROUNDS (4) rounds that share the SECONDS, and the process's CPU time
+ * per verification (ms) over all of them.
  */
 public class RawArgon2 {
 
@@ -24,14 +26,21 @@ public class RawArgon2 {
             check(hash);
         }
         // this machine's neighbours come and go: the best of a few short rounds is what the hash allows
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         double best = 0;
+        long cpuBefore = os.getProcessCpuTime();
+        long count = 0;
         for (int round = 0; round < rounds; round++) {
-            best = Math.max(best, round(hash, threads, seconds * 1_000_000_000L / rounds));
+            double[] result = round(hash, threads, seconds * 1_000_000_000L / rounds);
+            best = Math.max(best, result[0]);
+            count += (long) result[1];
         }
-        System.out.printf("%.1f%n", best);
+        // CPU per verification is what neighbours change least: the rate this machine's cores allow without them
+        double cpuMillis = (os.getProcessCpuTime() - cpuBefore) / 1e6 / count;
+        System.out.printf("%.1f %.1f%n", best, cpuMillis);
     }
 
-    private static double round(String hash, int threads, long nanos) throws InterruptedException {
+    private static double[] round(String hash, int threads, long nanos) throws InterruptedException {
         LongAdder done = new LongAdder();
         long end = System.nanoTime() + nanos;
         Thread[] workers = new Thread[threads];
@@ -48,7 +57,7 @@ public class RawArgon2 {
         for (Thread worker : workers) {
             worker.join();
         }
-        return done.sum() / ((System.nanoTime() - started) / 1e9);
+        return new double[] {done.sum() / ((System.nanoTime() - started) / 1e9), done.sum()};
     }
 
     private static void check(String hash) {
