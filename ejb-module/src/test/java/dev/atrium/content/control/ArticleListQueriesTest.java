@@ -9,9 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.EntityManagerFactory;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,7 +18,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import dev.atrium.content.entity.Article;
 import dev.atrium.content.entity.Tag;
 import dev.atrium.platform.persistence.StatementCounter;
-import dev.atrium.platform.persistence.TestDatabases;
 import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.query.Listing;
 
@@ -36,18 +32,14 @@ class ArticleListQueriesTest {
     private static final long AUTHOR = 1;
 
     private static StatementCounter counter;
-    private static EntityManagerFactory factory;
 
     @BeforeAll
     static void seed() throws SQLException {
-        var dataSource = TestDatabases.dataSource("article-list");
-        TestDatabases.migrate(dataSource);
-        try (var c = dataSource.getConnection(); var s = c.createStatement()) {
+        counter = StatementCounter.database("article-list");
+        try (var c = counter.dataSource().getConnection(); var s = c.createStatement()) {
             s.execute("INSERT INTO users (id, email, username, created_at, updated_at) VALUES "
                     + "(1, 'ada@example.org', 'ada', now(), now())");
         }
-        counter = new StatementCounter(dataSource);
-        factory = TestDatabases.entityManagers(counter.dataSource());
         inTransaction(service -> {
             var jakarta = new Tag("jakarta", T0);
             var bench = new Tag("bench", T0);
@@ -66,7 +58,7 @@ class ArticleListQueriesTest {
 
     @AfterAll
     static void close() {
-        factory.close();
+        counter.close();
     }
 
     @BeforeEach
@@ -75,17 +67,11 @@ class ArticleListQueriesTest {
     }
 
     private static <T> T inTransaction(Function<ArticleService, T> work) {
-        EntityManager em = factory.createEntityManager();
-        try {
+        return counter.inTransaction(em -> {
             var service = new ArticleService();
             service.em = em;
-            em.getTransaction().begin();
-            T result = work.apply(service);
-            em.getTransaction().commit();
-            return result;
-        } finally {
-            em.close();
-        }
+            return work.apply(service);
+        });
     }
 
     private static ListQuery page(int pageSize, Map<String, List<String>> filters) {

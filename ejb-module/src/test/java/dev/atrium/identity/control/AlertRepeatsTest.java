@@ -9,9 +9,6 @@ import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.function.Function;
 
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.EntityManagerFactory;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import dev.atrium.identity.entity.SecurityAlert;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.persistence.StatementCounter;
-import dev.atrium.platform.persistence.TestDatabases;
 import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.time.MovableClock;
 
@@ -33,39 +29,29 @@ class AlertRepeatsTest {
     private static final Instant T0 = Instant.parse("2026-11-26T06:00:00Z");
 
     private static StatementCounter counter;
-    private static EntityManagerFactory factory;
 
     private final MovableClock clock = new MovableClock(Clock.fixed(T0, ZoneOffset.UTC));
     private final InMemoryKeyValueStore store = new InMemoryKeyValueStore(clock);
 
     @BeforeAll
     static void migrate() {
-        var dataSource = TestDatabases.dataSource("alert-repeats");
-        TestDatabases.migrate(dataSource);
-        counter = new StatementCounter(dataSource);
-        factory = TestDatabases.entityManagers(counter.dataSource());
+        counter = StatementCounter.database("alert-repeats");
     }
 
     @AfterAll
     static void close() {
-        factory.close();
+        counter.close();
     }
 
     private <T> T inTransaction(Function<AlertService, T> work) {
-        EntityManager em = factory.createEntityManager();
-        try {
+        return counter.inTransaction(em -> {
             var service = new AlertService();
             service.em = em;
             service.store = store;
             service.clock = clock;
             service.cooldownMinutes = 60;
-            em.getTransaction().begin();
-            T result = work.apply(service);
-            em.getTransaction().commit();
-            return result;
-        } finally {
-            em.close();
-        }
+            return work.apply(service);
+        });
     }
 
     /** An episode under way: its record and its cool-down, as the first raise leaves them. */

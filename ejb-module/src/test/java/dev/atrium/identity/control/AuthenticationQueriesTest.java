@@ -6,9 +6,6 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Function;
 
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.EntityManagerFactory;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,7 +15,6 @@ import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.Role;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.persistence.StatementCounter;
-import dev.atrium.platform.persistence.TestDatabases;
 
 /**
  * What an authenticated request costs the database, counted at the JDBC driver: the user (active, not revoked) and
@@ -32,15 +28,11 @@ class AuthenticationQueriesTest {
     private static final Instant NOW = Instant.parse("2026-11-26T06:00:00Z");
 
     private static StatementCounter counter;
-    private static EntityManagerFactory factory;
     private static long userId;
 
     @BeforeAll
     static void seed() {
-        var dataSource = TestDatabases.dataSource("authentication");
-        TestDatabases.migrate(dataSource);
-        counter = new StatementCounter(dataSource);
-        factory = TestDatabases.entityManagers(counter.dataSource());
+        counter = StatementCounter.database("authentication");
         userId = inTransaction(repository -> {
             var em = repository.em;
             Role user = em.createQuery("select r from Role r where r.name = 'user'", Role.class).getSingleResult();
@@ -58,7 +50,7 @@ class AuthenticationQueriesTest {
 
     @AfterAll
     static void close() {
-        factory.close();
+        counter.close();
     }
 
     @BeforeEach
@@ -67,17 +59,11 @@ class AuthenticationQueriesTest {
     }
 
     private static <T> T inTransaction(Function<UserRepository, T> work) {
-        EntityManager em = factory.createEntityManager();
-        try {
+        return counter.inTransaction(em -> {
             var repository = new UserRepository();
             repository.em = em;
-            em.getTransaction().begin();
-            T result = work.apply(repository);
-            em.getTransaction().commit();
-            return result;
-        } finally {
-            em.close();
-        }
+            return work.apply(repository);
+        });
     }
 
     @Test

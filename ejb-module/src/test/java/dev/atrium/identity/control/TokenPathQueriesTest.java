@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.function.Supplier;
 
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.EntityManagerFactory;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +19,6 @@ import dev.atrium.identity.entity.SecurityAlert;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.persistence.StatementCounter;
-import dev.atrium.platform.persistence.TestDatabases;
 
 /**
  * The token paths' statements, counted at the JDBC driver, with the services wired as the container wires them
@@ -34,7 +32,6 @@ class TokenPathQueriesTest {
     private static final RequestOrigin ORIGIN = new RequestOrigin("10.0.0.2", "test");
 
     private static StatementCounter counter;
-    private static EntityManagerFactory factory;
     private static long userId;
 
     private final TokenFixture fixture = new TokenFixture();
@@ -45,11 +42,8 @@ class TokenPathQueriesTest {
 
     @BeforeAll
     static void seed() {
-        var dataSource = TestDatabases.dataSource("token-paths");
-        TestDatabases.migrate(dataSource);
-        counter = new StatementCounter(dataSource);
-        factory = TestDatabases.entityManagers(counter.dataSource());
-        EntityManager em = factory.createEntityManager();
+        counter = StatementCounter.database("token-paths");
+        EntityManager em = counter.entityManagers().createEntityManager();
         em.getTransaction().begin();
         Role user = em.createQuery("select r from Role r where r.name = 'user'", Role.class).getSingleResult();
         Role developer = em.createQuery("select r from Role r where r.name = 'developer'", Role.class)
@@ -64,12 +58,12 @@ class TokenPathQueriesTest {
 
     @AfterAll
     static void close() {
-        factory.close();
+        counter.close();
     }
 
     @BeforeEach
     void wire() {
-        em = factory.createEntityManager();
+        em = counter.entityManagers().createEntityManager();
         var users = new UserRepository();
         users.em = em;
         var roles = new RoleRepository();

@@ -9,9 +9,13 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
+
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
 
 /**
  * A data source that counts the statements sent to the database, for the query-count tests of the hot paths: it
@@ -24,6 +28,14 @@ public final class StatementCounter {
 
     private final List<String> executed = Collections.synchronizedList(new ArrayList<>());
     private final DataSource dataSource;
+    private EntityManagerFactory entityManagers;
+
+    /** A new database of {@link TestDatabases}, migrated, whose statements are counted. */
+    public static StatementCounter database(String name) {
+        var target = TestDatabases.dataSource(name);
+        TestDatabases.migrate(target);
+        return new StatementCounter(target);
+    }
 
     public StatementCounter(DataSource target) {
         this.dataSource = (DataSource) Proxy.newProxyInstance(StatementCounter.class.getClassLoader(),
@@ -35,6 +47,36 @@ public final class StatementCounter {
 
     public DataSource dataSource() {
         return dataSource;
+    }
+
+    /** The application's persistence unit over the counted data source, made once. */
+    public synchronized EntityManagerFactory entityManagers() {
+        if (entityManagers == null) {
+            entityManagers = TestDatabases.entityManagers(dataSource);
+        }
+        return entityManagers;
+    }
+
+    /** Runs {@code work} in a resource-local transaction and persistence context of its own. */
+    public <T> T inTransaction(Function<EntityManager, T> work) {
+        EntityManager em = entityManagers().createEntityManager();
+        try {
+            em.getTransaction().begin();
+            T result = work.apply(em);
+            em.getTransaction().commit();
+            return result;
+        } finally {
+            if (em.getTransaction().isActive()) {
+                em.getTransaction().rollback();
+            }
+            em.close();
+        }
+    }
+
+    public synchronized void close() {
+        if (entityManagers != null) {
+            entityManagers.close();
+        }
     }
 
     /** The statements executed since the last {@link #reset()}, their SQL in order. */
