@@ -47,7 +47,7 @@ public class PasswordHasher {
         matches(password == null ? "" : password, decoy);
     }
 
-    /** What computes the hashes here, for operators. */
+    /** Which engine computes the hashes in this process (libargon2 or password4j). */
     public String engine() {
         return engine.name();
     }
