@@ -9,7 +9,7 @@
  * incidents and reports, and
  * {@code agent_events} (every status move with who, when and why); the agent-card JSON Schema
  * ({@code marketplace/agent-card.schema.json}); agent bundles in the object store under {@code marketplace/agents/};
- * the in-process embedding model (all-MiniLM-L6-v2 on ONNX Runtime) and each instance's in-memory Lucene index of
+ * the in-process embedding model (all-MiniLM-L6-v2, int8, on ONNX Runtime) and each instance's in-memory Lucene index of
  * active agents, rebuilt at start and kept current by the {@code marketplace.agents} topic.
  *
  * <p>Public operations: {@code SubmissionService.submit}, {@code ReviewService} (submissions, approve, reject,

@@ -2,21 +2,23 @@ package dev.atrium.marketplace.control;
 
 import java.nio.file.Path;
 
-import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 
 /**
- * all-MiniLM-L6-v2 (384 dimensions) run in process by ONNX Runtime; the model file and the tokenizer come inside
- * Maven artifacts, so nothing is downloaded. Loading takes a couple of seconds, so one instance serves the whole
+ * all-MiniLM-L6-v2 (384 dimensions) with int8 weights, run in process by ONNX Runtime; the model file and the
+ * tokenizer come inside Maven artifacts, so nothing is downloaded. The int8 model rather than the float one: 23 MB
+ * instead of 90 in the WAR, loaded in a fraction of the time and 1.7 times faster per text, at the same recall@5 on
+ * the relevance fixture (README, Benchmarks). Loading still takes time, so one instance serves the whole
  * application; it is thread-safe. The native libraries of ONNX Runtime and of the tokenizer are unpacked from their
  * jars: ONNX Runtime into a temporary directory, the tokenizer into {@code nativeDir} (DJL's engine cache), and DJL is
  * kept offline so that a missing library fails instead of being fetched.
  */
 public final class MiniLmEmbedder implements TextEmbedder {
 
-    public static final String MODEL_ID = "all-minilm-l6-v2";
+    public static final String MODEL_ID = "all-minilm-l6-v2-q";
     public static final int DIMENSION = 384;
 
-    private final AllMiniLmL6V2EmbeddingModel model;
+    private final AllMiniLmL6V2QuantizedEmbeddingModel model;
 
     public MiniLmEmbedder(Path nativeDir) {
         if (nativeDir != null && System.getProperty("ENGINE_CACHE_DIR") == null) {
@@ -28,7 +30,7 @@ public final class MiniLmEmbedder implements TextEmbedder {
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(MiniLmEmbedder.class.getClassLoader());
         try {
-            this.model = new AllMiniLmL6V2EmbeddingModel();
+            this.model = new AllMiniLmL6V2QuantizedEmbeddingModel();
         } finally {
             thread.setContextClassLoader(previous);
         }
