@@ -12,6 +12,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import dev.atrium.ai.entity.Message;
+import dev.atrium.ai.entity.Tier;
 
 /**
  * A chat turn: quota first, then the user's message is stored, the model answers (whole or streamed), and the
@@ -74,8 +75,9 @@ public class ChatService {
     /** Under this estimate smart-stream answers with a stream, otherwise with a task (spec 02). */
     public static final double SMART_STREAM_THRESHOLD = 30;
 
-    public Started begin(long userId, ChatCommand command) {
-        return begin(userId, command, quotas.admit(userId, command.model()));
+    /** The turn of a caller whose tier the request has read (and which allows the model): quotas, then the turn. */
+    public Started begin(long userId, Tier tier, ChatCommand command) {
+        return begin(userId, command, quotas.admit(userId, tier, command.model()));
     }
 
     private Started begin(long userId, ChatCommand command, QuotaService.Admission admission) {
@@ -88,8 +90,8 @@ public class ChatService {
      * as the prompt, between 64 and 2048 tokens) at the model's tokens per second. Under 30 s the turn starts as a
      * stream; otherwise the message becomes a task.
      */
-    public Plan plan(long userId, ChatCommand command) {
-        var admission = quotas.admit(userId, command.model());
+    public Plan plan(long userId, Tier tier, ChatCommand command) {
+        var admission = quotas.admit(userId, tier, command.model());
         double estimate = estimate(admission.model(), command.message());
         if (estimate < SMART_STREAM_THRESHOLD) {
             return new Plan(estimate, begin(userId, command, admission), null);
@@ -106,8 +108,8 @@ public class ChatService {
         return Math.round(seconds * 10) / 10.0;
     }
 
-    public Reply complete(long userId, ChatCommand command) {
-        Started started = begin(userId, command);
+    public Reply complete(long userId, Tier tier, ChatCommand command) {
+        Started started = begin(userId, tier, command);
         var context = started.turn().context();
         Completion completion = (command.deterministic() ? responses.get(started.model(), context)
                 : Optional.<Completion>empty()).orElseGet(() -> {

@@ -47,13 +47,16 @@ public class ConversationStore {
 
     public Turn begin(long userId, UUID conversationId, ModelDefinition model, String text) {
         Conversation conversation;
+        var context = new ArrayList<ChatTurn>();
         if (conversationId == null) {
+            // a new conversation has no history: neither the cache nor the database is asked (the query would also
+            // flush the conversation's insert ahead of the message's, one batch fewer)
             conversation = new Conversation(userId, model.id(), clock.instant());
             em.persist(conversation);
         } else {
             conversation = owned(em, conversationId, userId);
+            context.addAll(history(conversation.id()));
         }
-        var context = new ArrayList<>(history(conversation.id()));
         context.add(new ChatTurn("user", text));
         var userMessage = new Message(UUID.randomUUID(), conversation.id(), "user", text, Usage.estimate(text),
                 model.inputCost(Usage.estimate(text)), model.id(), "{}", clock.instant());

@@ -49,12 +49,15 @@ public class QuotaService {
     ModelCatalog catalog;
 
     /**
-     * The model a request names (the default one when it names none), if the caller's tier may use it: spec 02's
+     * Whether the caller's tier may use the model a request names (the default one when it names none): spec 02's
      * first quota check, made before the request's body is validated. A model that does not exist is not in any
-     * tier's list, so it is refused the same way (403), naming the models the tier may use.
+     * tier's list, so it is refused the same way (403), naming the models the tier may use. Answers the tier, which
+     * the request hands to {@link #admit(long, Tier, String)} rather than reading it twice.
      */
-    public ModelDefinition allowed(long userId, String modelId) {
-        return allowed(tenants.tierOf(userId), modelId);
+    public Tier allowed(long userId, String modelId) {
+        Tier tier = tenants.tierOf(userId);
+        allowed(tier, modelId);
+        return tier;
     }
 
     private ModelDefinition allowed(Tier tier, String modelId) {
@@ -71,7 +74,11 @@ public class QuotaService {
     }
 
     public Admission admit(long userId, String modelId) {
-        Tier tier = tenants.tierOf(userId);
+        return admit(userId, tenants.tierOf(userId), modelId);
+    }
+
+    /** As {@link #admit(long, String)}, for a caller whose tier this request has read already. */
+    public Admission admit(long userId, Tier tier, String modelId) {
         ModelDefinition model = allowed(tier, modelId);
         LocalDate day = LocalDate.now(clock.withZone(ZoneOffset.UTC));
         long reset = day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toEpochSecond();

@@ -39,6 +39,7 @@ import org.glassfish.jersey.server.ChunkedOutput;
 import dev.atrium.ai.control.ChatService;
 import dev.atrium.ai.control.QuotaService;
 import dev.atrium.ai.control.StreamCache;
+import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.boundary.RequiresPermission;
 import dev.atrium.platform.ServerResources;
@@ -85,7 +86,8 @@ public class ChatResource {
     @Operation(summary = "Chat: the model's whole answer; a null conversation_id starts a conversation")
     public ChatResponse complete(ChatRequest body) {
         long userId = Callers.required(request).userId();
-        return ChatResponse.from(chat.complete(userId, admitted(userId, body)));
+        var admitted = admitted(userId, body);
+        return ChatResponse.from(chat.complete(userId, admitted.tier(), admitted.command()));
     }
 
     @POST
@@ -99,7 +101,8 @@ public class ChatResource {
     @APIResponse(responseCode = "200", description = "text/event-stream")
     public void stream(ChatRequest body, @Context SseEventSink sink, @Context Sse sse) {
         long userId = Callers.required(request).userId();
-        var started = chat.begin(userId, admitted(userId, body));
+        var admitted = admitted(userId, body);
+        var started = chat.begin(userId, admitted.tier(), admitted.command());
         streamInBackground(started, new StreamEvents(sink, sse));
     }
 
@@ -107,8 +110,8 @@ public class ChatResource {
      * Spec 02's order: the model must be in the caller's tier (403, unknown names included) before the body is
      * validated; the daily counters are checked after validation, by the service.
      */
-    private ChatService.ChatCommand admitted(long userId, ChatRequest body) {
-        quotas.allowed(userId, body == null ? null : body.model());
+    private Admitted admitted(long userId, ChatRequest body) {
+        Tier tier = quotas.allowed(userId, body == null ? null : body.model());
         if (body == null) {
             throw BusinessException.validation("body: must not be null");
         }
@@ -116,7 +119,11 @@ public class ChatResource {
         if (!violations.isEmpty()) {
             throw new ConstraintViolationException(violations);
         }
-        return body.toCommand();
+        return new Admitted(tier, body.toCommand());
+    }
+
+    /** A request past the model check: the caller's tier as read for it, and the command. */
+    private record Admitted(Tier tier, ChatService.ChatCommand command) {
     }
 
     /**
@@ -164,7 +171,8 @@ public class ChatResource {
             content = @Content(schema = @Schema(implementation = SmartStreamTask.class)))
     public Response smartStream(ChatRequest body) {
         long userId = Callers.required(request).userId();
-        var plan = chat.plan(userId, admitted(userId, body));
+        var admitted = admitted(userId, body);
+        var plan = chat.plan(userId, admitted.tier(), admitted.command());
         if (plan.task() != null) {
             String id = plan.task().id().toString();
             return Response.accepted(new SmartStreamTask(id, "async", plan.estimatedSeconds(), id, "/api/tasks/" + id,

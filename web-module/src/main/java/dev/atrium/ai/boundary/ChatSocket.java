@@ -29,6 +29,7 @@ import dev.atrium.ai.control.ChatTurn;
 import dev.atrium.ai.control.ModelGateway;
 import dev.atrium.ai.control.QuotaService;
 import dev.atrium.ai.control.UsageLedger;
+import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.control.ApiKeyService;
 import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
@@ -102,13 +103,13 @@ public class ChatSocket {
         QuotaService.Admission admission;
         try {
             JsonObject request = parse(text);
-            quotas.allowed(caller.userId(), modelOf(request));
+            Tier tier = quotas.allowed(caller.userId(), modelOf(request));
             turns = turns(request);
             if (!busy.compareAndSet(false, true)) {
                 throw new BusinessException(dev.atrium.platform.error.Problem.CONFLICT,
                         "An answer is still streaming on this connection");
             }
-            admission = admitOrRelease(caller, request, busy);
+            admission = admitOrRelease(caller, tier, request, busy);
         } catch (BusinessException e) {
             send(session, error(e));
             return;
@@ -143,9 +144,9 @@ public class ChatSocket {
         close(session);
     }
 
-    private QuotaService.Admission admitOrRelease(Caller caller, JsonObject request, AtomicBoolean busy) {
+    private QuotaService.Admission admitOrRelease(Caller caller, Tier tier, JsonObject request, AtomicBoolean busy) {
         try {
-            return quotas.admit(caller.userId(), modelOf(request));
+            return quotas.admit(caller.userId(), tier, modelOf(request));
         } catch (BusinessException e) {
             busy.set(false);
             throw e;
