@@ -107,16 +107,8 @@ class ChatTurnQueriesTest {
         conversations.cache = cache;
     }
 
-    /** One request: its own transaction and persistence context, as a container-managed call has. */
     private <T> T request(Supplier<T> work) {
-        em.clear();
-        counter.reset();
-        em.getTransaction().begin();
-        try {
-            return work.get();
-        } finally {
-            em.getTransaction().commit();
-        }
+        return counter.request(em, work);
     }
 
     @Test

@@ -109,16 +109,8 @@ class TokenPathQueriesTest {
         permissions.permissionsOf(java.util.List.of("user"));
     }
 
-    /** One request: its own transaction and persistence context, as a container-managed call has. */
     private <T> T request(Supplier<T> work) {
-        em.clear();
-        counter.reset();
-        em.getTransaction().begin();
-        try {
-            return work.get();
-        } finally {
-            em.getTransaction().commit();
-        }
+        return counter.request(em, work);
     }
 
     @Test

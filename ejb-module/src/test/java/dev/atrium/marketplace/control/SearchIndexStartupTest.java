@@ -10,10 +10,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
 
-import javax.sql.DataSource;
-
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.EntityManagerFactory;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +21,7 @@ import dev.atrium.marketplace.entity.AgentCard;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.SemanticVersion;
 import dev.atrium.marketplace.entity.SmokeStatus;
-import dev.atrium.platform.persistence.TestDatabases;
+import dev.atrium.platform.persistence.StatementCounter;
 
 /**
  * The start of an instance after the embedding model changed (the float all-MiniLM-L6-v2 before, its int8 twin now):
@@ -44,7 +41,7 @@ class SearchIndexStartupTest {
         Arrays.fill(STORED, (float) (1 / Math.sqrt(MiniLmEmbedder.DIMENSION)));
     }
 
-    private static EntityManagerFactory factory;
+    private static StatementCounter database;
 
     private final List<String> embedded = new ArrayList<>();
 
@@ -74,14 +71,12 @@ class SearchIndexStartupTest {
 
     @BeforeAll
     static void migrate() {
-        DataSource dataSource = TestDatabases.dataSource("search-start");
-        TestDatabases.migrate(dataSource);
-        factory = TestDatabases.entityManagers(dataSource);
+        database = StatementCounter.database("search-start");
     }
 
     @AfterAll
     static void close() {
-        factory.close();
+        database.close();
     }
 
     private static float[] unit(String text) {
@@ -90,18 +85,11 @@ class SearchIndexStartupTest {
         return v;
     }
 
-    private void run(Consumer<EntityManager> work) {
-        EntityManager em = factory.createEntityManager();
-        try {
-            em.getTransaction().begin();
+    private static void run(Consumer<EntityManager> work) {
+        database.inTransaction(em -> {
             work.accept(em);
-            em.getTransaction().commit();
-        } finally {
-            if (em.getTransaction().isActive()) {
-                em.getTransaction().rollback();
-            }
-            em.close();
-        }
+            return null;
+        });
     }
 
     /** An active agent whose serving version was embedded by {@code model} (its card and its one capability). */
@@ -142,23 +130,12 @@ class SearchIndexStartupTest {
         return index;
     }
 
-    private Agent agent(UUID id) {
-        EntityManager em = factory.createEntityManager();
-        try {
-            return em.find(Agent.class, id);
-        } finally {
-            em.close();
-        }
+    private static Agent agent(UUID id) {
+        return database.inTransaction(em -> em.find(Agent.class, id));
     }
 
-    private AgentVersion serving(UUID id) {
-        EntityManager em = factory.createEntityManager();
-        try {
-            Agent agent = em.find(Agent.class, id);
-            return em.find(AgentVersion.class, agent.currentVersionId());
-        } finally {
-            em.close();
-        }
+    private static AgentVersion serving(UUID id) {
+        return database.inTransaction(em -> em.find(AgentVersion.class, em.find(Agent.class, id).currentVersionId()));
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -70,6 +71,21 @@ public final class StatementCounter {
                 em.getTransaction().rollback();
             }
             em.close();
+        }
+    }
+
+    /**
+     * One request as a container-managed call makes it, on {@code em}: a fresh persistence context and a transaction of
+     * its own; only its statements are counted.
+     */
+    public <T> T request(EntityManager em, Supplier<T> work) {
+        em.clear();
+        reset();
+        em.getTransaction().begin();
+        try {
+            return work.get();
+        } finally {
+            em.getTransaction().commit();
         }
     }
 
