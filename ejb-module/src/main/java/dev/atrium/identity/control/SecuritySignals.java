@@ -84,8 +84,9 @@ public class SecuritySignals {
             return false;
         }
         var here = new Sighting(place.get(), address, clock.instant().getEpochSecond());
-        String key = "sig:refresh-place:" + tokenId;
-        var before = store.get(key).flatMap(Sighting::parse);
+        // read and written in one round trip; a token revoked below keeps no use, whatever place is stored for it
+        var before = store.getAndSet("sig:refresh-place:" + tokenId, here.encode(),
+                Duration.ofMinutes(2L * theftWindowMinutes)).flatMap(Sighting::parse);
         if (before.isPresent() && here.elsewhereWithin(before.get(), theftWindowMinutes * 60L)) {
             var last = before.get();
             alert("refresh_token_two_addresses", "user:" + userId, "refresh token of user " + userId
@@ -98,7 +99,6 @@ public class SecuritySignals {
                 return true;
             }
         }
-        store.set(key, here.encode(), Duration.ofMinutes(2L * theftWindowMinutes));
         return false;
     }
 

@@ -84,6 +84,16 @@ public final class InMemoryKeyValueStore implements KeyValueStore {
     }
 
     @Override
+    public Optional<String> getAndSet(String key, String value, Duration ttl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        long now = clock.millis();
+        var replaced = entries.put(key, new Entry(value, deadline(now, ttl)));
+        afterWrite();
+        return replaced == null || replaced.expiredAt(now) ? Optional.empty() : Optional.of(replaced.value());
+    }
+
+    @Override
     public long increment(String key, Duration ttlOnCreate) {
         return add(key, 1, ttlOnCreate);
     }

@@ -29,6 +29,12 @@ public interface KeyValueStore {
     Optional<String> getAndDelete(String key);
 
     /**
+     * Sets the value, as {@link #set}, and answers the one it replaced (empty when there was none), in one step: one
+     * round trip where a read and a write would take two, and no write of another caller lost in between.
+     */
+    Optional<String> getAndSet(String key, String value, Duration ttl);
+
+    /**
      * Adds one to a counter (absent counts as 0) and answers the new value. The ttl is applied only when this
      * call created the counter, so a window starts at the first increment. Throws {@link KeyValueStoreException}
      * when the value held is not an integer, and leaves it as it was.

@@ -119,6 +119,15 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
     }
 
     @Override
+    public Optional<String> getAndSet(String key, String value, Duration ttl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        long millis = Ttl.millis(ttl);
+        return Optional.ofNullable(call("SET GET", redis -> millis > 0
+                ? redis.setGet(key, value, SetParams.setParams().px(millis)) : redis.setGet(key, value)));
+    }
+
+    @Override
     public long increment(String key, Duration ttlOnCreate) {
         return add(key, 1, ttlOnCreate);
     }

@@ -2,8 +2,12 @@ package dev.atrium.identity.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 import jakarta.persistence.EntityManager;
@@ -18,6 +22,7 @@ import dev.atrium.identity.entity.Role;
 import dev.atrium.identity.entity.SecurityAlert;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
+import dev.atrium.platform.kv.KeyValueStore;
 import dev.atrium.platform.persistence.StatementCounter;
 
 /**
@@ -25,7 +30,8 @@ import dev.atrium.platform.persistence.StatementCounter;
  * (key ring and store in memory, the database real): a bearer request loads its caller in two statements (the user,
  * then all its roles); a refresh
  * reads the user and writes its audit entry, two statements, and stays at two when the user refreshes so often that
- * the refresh-frequency alert is under way (its repeats are counted in the store, not on the alert's row).
+ * the refresh-frequency alert is under way (its repeats are counted in the store, not on the alert's row); it asks
+ * the store three times (blacklist, refresh count, the token's last place read and replaced in one call).
  */
 class TokenPathQueriesTest {
 
@@ -35,7 +41,9 @@ class TokenPathQueriesTest {
     private static long userId;
 
     private final TokenFixture fixture = new TokenFixture();
-    private final InMemoryKeyValueStore store = new InMemoryKeyValueStore(fixture.clock);
+    private final List<String> storeCalls = new ArrayList<>();
+    /** The in-memory store behind a proxy that names each call: each is a round trip to Redis in production. */
+    private final KeyValueStore store = counted(new InMemoryKeyValueStore(fixture.clock), storeCalls);
     private EntityManager em;
     private LoginService login;
     private Authenticator authenticator;
@@ -128,6 +136,30 @@ class TokenPathQueriesTest {
         request(() -> login.refresh(refresh, ORIGIN));
         assertThat(counter.statementsButSequences()).hasSize(2);
         assertThat(counter.statementsButSequences().get(1)).containsIgnoringCase("insert into audit_logs");
+    }
+
+    @Test
+    void whenARefreshTokenIsUsedThenTheStoreIsAskedThreeTimes() {
+        String refresh = fixture.tokens.issue(TokenType.REFRESH, userId, "developer");
+        request(() -> login.refresh(refresh, ORIGIN));
+        storeCalls.clear();
+
+        request(() -> login.refresh(refresh, ORIGIN));
+
+        // the blacklist, the user's refresh count, the token's last place read and replaced in one call
+        assertThat(storeCalls).containsExactly("get", "increment", "getAndSet");
+    }
+
+    private static KeyValueStore counted(KeyValueStore target, List<String> calls) {
+        return (KeyValueStore) Proxy.newProxyInstance(KeyValueStore.class.getClassLoader(),
+                new Class<?>[] {KeyValueStore.class}, (proxy, method, args) -> {
+                    calls.add(method.getName());
+                    try {
+                        return method.invoke(target, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @Test

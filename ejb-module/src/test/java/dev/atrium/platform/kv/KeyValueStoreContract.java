@@ -206,6 +206,38 @@ abstract class KeyValueStoreContract {
     }
 
     @Test
+    void whenGetAndSetThenTheReplacedValueIsAnsweredAndTheNewOneKeptWithItsTtl() {
+        assertThat(store().getAndSet(key("place"), "first", Duration.ofMillis(800))).isEmpty();
+        assertThat(store().getAndSet(key("place"), "second", Duration.ofMillis(800))).contains("first");
+        assertThat(store().get(key("place"))).contains("second");
+        assertThat(store().ttl(key("place"))).hasValueSatisfying(t -> assertThat(t).isPositive()
+                .isLessThanOrEqualTo(Duration.ofMillis(800)));
+
+        advance(Duration.ofMillis(1_000));
+
+        assertThat(store().getAndSet(key("place"), "third", null)).isEmpty();
+        assertThat(store().ttl(key("place"))).isEmpty();
+    }
+
+    @Test
+    void whenManyThreadsGetAndSetThenEachValueIsReplacedExactlyOnce() throws Exception {
+        var key = key("chain");
+        store().set(key, "start", Duration.ofMinutes(1));
+
+        var replaced = concurrently(THREADS, i -> store().getAndSet(key, "v" + i, Duration.ofMinutes(1)));
+
+        // every value written but the last one standing was handed to exactly one caller, "start" included
+        var seen = new java.util.ArrayList<String>();
+        replaced.forEach(r -> seen.add(r.orElseThrow()));
+        seen.add(store().get(key).orElseThrow());
+        var written = new java.util.ArrayList<String>(List.of("start"));
+        for (int i = 0; i < THREADS; i++) {
+            written.add("v" + i);
+        }
+        assertThat(seen).containsExactlyInAnyOrderElementsOf(written);
+    }
+
+    @Test
     void whenKeyIsAbsentThenGetAndDeleteIsEmpty() {
         assertThat(store().getAndDelete(key("absent"))).isEmpty();
     }
