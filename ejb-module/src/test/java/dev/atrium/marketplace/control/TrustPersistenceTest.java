@@ -77,47 +77,41 @@ class TrustPersistenceTest {
     }
 
     private <T> T inTransaction(Function<Services, T> work) {
-        EntityManager em = factory.createEntityManager();
-        try {
-            var changes = new AgentChanges() {
-                @Override
-                public void changed(Agent agent) {
-                    announced.add(agent.id());
-                }
-            };
-            var trust = new TrustService();
-            trust.em = em;
-            trust.clock = clock;
-            trust.changes = changes;
-            trust.alerts = new AlertService() {
-                @Override
-                public Optional<SecurityAlert> raise(String kind, String subject, String details) {
-                    alerts.add(kind + " " + subject + " " + details);
-                    return Optional.empty();
-                }
-            };
-            var repository = new AgentRepository();
-            repository.em = em;
-            var reviews = new ReviewService();
-            reviews.em = em;
-            reviews.agents = repository;
-            reviews.changes = changes;
-            reviews.clock = clock;
-            var reports = new ReportService();
-            reports.em = em;
-            reports.reviews = reviews;
-            reports.trust = trust;
-            reports.clock = clock;
-            em.getTransaction().begin();
-            T result = work.apply(new Services(em, trust, reports));
-            em.getTransaction().commit();
-            return result;
-        } finally {
-            if (em.getTransaction().isActive()) {
-                em.getTransaction().rollback();
+        return TestDatabases.inTransaction(factory, em -> work.apply(services(em)));
+    }
+
+    /** The services wired over one persistence context. */
+    private Services services(EntityManager em) {
+        var changes = new AgentChanges() {
+            @Override
+            public void changed(Agent agent) {
+                announced.add(agent.id());
             }
-            em.close();
-        }
+        };
+        var trust = new TrustService();
+        trust.em = em;
+        trust.clock = clock;
+        trust.changes = changes;
+        trust.alerts = new AlertService() {
+            @Override
+            public Optional<SecurityAlert> raise(String kind, String subject, String details) {
+                alerts.add(kind + " " + subject + " " + details);
+                return Optional.empty();
+            }
+        };
+        var repository = new AgentRepository();
+        repository.em = em;
+        var reviews = new ReviewService();
+        reviews.em = em;
+        reviews.agents = repository;
+        reviews.changes = changes;
+        reviews.clock = clock;
+        var reports = new ReportService();
+        reports.em = em;
+        reports.reviews = reviews;
+        reports.trust = trust;
+        reports.clock = clock;
+        return new Services(em, trust, reports);
     }
 
     private void run(Consumer<Services> work) {

@@ -73,40 +73,34 @@ class UsageRecorderPersistenceTest {
     }
 
     private <T> T inTransaction(Function<Services, T> work) {
-        EntityManager em = factory.createEntityManager();
-        try {
-            var trust = new TrustService();
-            trust.em = em;
-            trust.clock = clock;
-            trust.changes = new AgentChanges() {
-                @Override
-                public void changed(Agent agent) {
-                    // the search index is not part of this test
-                }
-            };
-            trust.alerts = new AlertService() {
-                @Override
-                public Optional<SecurityAlert> raise(String kind, String subject, String details) {
-                    return Optional.empty();
-                }
-            };
-            var recorder = new UsageRecorder();
-            recorder.em = em;
-            recorder.clock = clock;
-            recorder.trust = trust;
-            recorder.events = published::add;
-            var runs = new RunService();
-            runs.em = em;
-            em.getTransaction().begin();
-            T result = work.apply(new Services(em, recorder, runs));
-            em.getTransaction().commit();
-            return result;
-        } finally {
-            if (em.getTransaction().isActive()) {
-                em.getTransaction().rollback();
+        return TestDatabases.inTransaction(factory, em -> work.apply(services(em)));
+    }
+
+    /** The services wired over one persistence context. */
+    private Services services(EntityManager em) {
+        var trust = new TrustService();
+        trust.em = em;
+        trust.clock = clock;
+        trust.changes = new AgentChanges() {
+            @Override
+            public void changed(Agent agent) {
+                // the search index is not part of this test
             }
-            em.close();
-        }
+        };
+        trust.alerts = new AlertService() {
+            @Override
+            public Optional<SecurityAlert> raise(String kind, String subject, String details) {
+                return Optional.empty();
+            }
+        };
+        var recorder = new UsageRecorder();
+        recorder.em = em;
+        recorder.clock = clock;
+        recorder.trust = trust;
+        recorder.events = published::add;
+        var runs = new RunService();
+        runs.em = em;
+        return new Services(em, recorder, runs);
     }
 
     private UUID listed() {

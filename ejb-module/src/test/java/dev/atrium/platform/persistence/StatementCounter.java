@@ -60,18 +60,7 @@ public final class StatementCounter {
 
     /** Runs {@code work} in a resource-local transaction and persistence context of its own. */
     public <T> T inTransaction(Function<EntityManager, T> work) {
-        EntityManager em = entityManagers().createEntityManager();
-        try {
-            em.getTransaction().begin();
-            T result = work.apply(em);
-            em.getTransaction().commit();
-            return result;
-        } finally {
-            if (em.getTransaction().isActive()) {
-                em.getTransaction().rollback();
-            }
-            em.close();
-        }
+        return TestDatabases.inTransaction(entityManagers(), work);
     }
 
     /**

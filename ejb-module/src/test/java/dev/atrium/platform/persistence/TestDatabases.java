@@ -2,9 +2,11 @@ package dev.atrium.platform.persistence;
 
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
 
+import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
 
@@ -49,5 +51,24 @@ public final class TestDatabases {
                 "jakarta.persistence.jtaDataSource", "",
                 "jakarta.persistence.nonJtaDataSource", dataSource,
                 "eclipselink.target-server", "None"));
+    }
+
+    /**
+     * Runs {@code work} in a persistence context and resource-local transaction of its own, as one container-managed
+     * call would: committed when it returns, rolled back when it throws.
+     */
+    public static <T> T inTransaction(EntityManagerFactory factory, Function<EntityManager, T> work) {
+        EntityManager em = factory.createEntityManager();
+        try {
+            em.getTransaction().begin();
+            T result = work.apply(em);
+            em.getTransaction().commit();
+            return result;
+        } finally {
+            if (em.getTransaction().isActive()) {
+                em.getTransaction().rollback();
+            }
+            em.close();
+        }
     }
 }
