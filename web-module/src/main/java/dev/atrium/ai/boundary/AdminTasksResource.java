@@ -1,6 +1,6 @@
 package dev.atrium.ai.boundary;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -15,7 +15,7 @@ import dev.atrium.identity.boundary.RequiresPermission;
 
 /** Operating the task store: the hourly cleanup of expired tasks, run on demand. */
 @Path("api/admin/tasks")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "ai")
 public class AdminTasksResource {

@@ -2,7 +2,7 @@ package dev.atrium.ai.boundary;
 
 import java.time.Instant;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -29,7 +29,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** Spec 02's {@code GET /api/admin/users}: users with their tier, role and today's usage; and their tier. */
 @Path("api/admin/users")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "ai-admin")
 @RequiresPermission("admin")

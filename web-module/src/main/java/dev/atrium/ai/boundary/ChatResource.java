@@ -9,7 +9,7 @@ import java.util.logging.Logger;
 
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.ConstraintViolationException;
@@ -48,7 +48,7 @@ import dev.atrium.platform.error.Problem;
 
 /** Spec 02's chat: a whole answer, a streamed one, and resuming a stream from an offset. */
 @Path("api/chat")
-@RequestScoped
+@ApplicationScoped
 @Tag(name = "ai")
 public class ChatResource {
 

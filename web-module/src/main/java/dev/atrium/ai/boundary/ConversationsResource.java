@@ -2,7 +2,7 @@ package dev.atrium.ai.boundary;
 
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.DELETE;
@@ -28,7 +28,7 @@ import dev.atrium.platform.error.BusinessException;
 
 /** The caller's conversation history. */
 @Path("api/conversations")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "ai")
 @RequiresPermission("chat")

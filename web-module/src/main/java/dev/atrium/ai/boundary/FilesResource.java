@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -51,7 +51,7 @@ import dev.atrium.platform.error.BusinessException;
  * text, downloads the bytes and deletes it. Reading needs only to be the owner: anyone else's file is 404.
  */
 @Path("api/files")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "ai")
 public class FilesResource {

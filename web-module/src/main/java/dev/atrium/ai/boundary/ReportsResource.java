@@ -6,7 +6,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
@@ -32,7 +32,7 @@ import dev.atrium.platform.error.BusinessException;
 
 /** The daily usage reports: listing, downloading, and producing one on demand. */
 @Path("api/admin/reports")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "ai-admin")
 @RequiresPermission("admin")

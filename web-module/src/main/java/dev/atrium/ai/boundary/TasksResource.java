@@ -2,7 +2,7 @@ package dev.atrium.ai.boundary;
 
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.ConstraintViolationException;
@@ -42,7 +42,7 @@ import dev.atrium.platform.error.BusinessException;
  * before anything else, the body included; reading needs only to be the task's owner.
  */
 @Path("api/tasks")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "ai")
 public class TasksResource {

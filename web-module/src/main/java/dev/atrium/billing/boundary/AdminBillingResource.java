@@ -1,7 +1,7 @@
 package dev.atrium.billing.boundary;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -33,7 +33,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** Administrators' moves on balances, each a journal entry with who and why. */
 @Path("v1/admin/billing")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "billing")
 @RolesAllowed("admin")

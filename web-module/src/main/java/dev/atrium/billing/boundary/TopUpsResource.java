@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -36,7 +36,7 @@ import dev.atrium.platform.webhook.WebhookSignature;
 
 /** Adding money to one's balance, and the payment processor's confirmations. */
 @Path("v1/billing")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "billing")
 public class TopUpsResource {

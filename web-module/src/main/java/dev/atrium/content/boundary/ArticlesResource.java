@@ -3,7 +3,7 @@ package dev.atrium.content.boundary;
 import java.util.List;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -41,7 +41,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** Spec 02's articles and the comments under them. Reading is public; writing needs a token. */
 @Path("api/v1/articles")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "content")
 public class ArticlesResource {

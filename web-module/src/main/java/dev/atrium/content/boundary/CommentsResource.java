@@ -1,6 +1,6 @@
 package dev.atrium.content.boundary;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.DELETE;
@@ -17,7 +17,7 @@ import dev.atrium.content.control.CommentService;
 
 /** Comments are their own top-level resource once created (spec 01 path rules). */
 @Path("api/v1/comments")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "content")
 public class CommentsResource {

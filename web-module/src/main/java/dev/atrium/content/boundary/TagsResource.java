@@ -1,7 +1,7 @@
 package dev.atrium.content.boundary;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -20,7 +20,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** Spec 02's tags: those on published articles, with their article counts. */
 @Path("api/v1/tags")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "content")
 public class TagsResource {

@@ -3,7 +3,7 @@ package dev.atrium.identity.boundary;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -18,7 +18,7 @@ import dev.atrium.platform.boundary.ListEnvelope;
 
 /** The roles and their permissions. */
 @Path("admin/roles")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "identity-admin")
 public class AdminRolesResource {

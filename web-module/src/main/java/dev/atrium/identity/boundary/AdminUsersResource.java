@@ -1,6 +1,6 @@
 package dev.atrium.identity.boundary;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -32,7 +32,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** Administering users: listing, deletion, and their roles. */
 @Path("admin/users")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "identity-admin")
 public class AdminUsersResource {

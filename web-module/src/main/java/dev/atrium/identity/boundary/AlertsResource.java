@@ -2,7 +2,7 @@ package dev.atrium.identity.boundary;
 
 import java.time.Instant;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
@@ -28,7 +28,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** Security alerts, for administrators: list and acknowledge. */
 @Path("admin/alerts")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "identity-admin")
 public class AlertsResource {

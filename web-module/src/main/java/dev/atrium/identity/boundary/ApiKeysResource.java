@@ -1,6 +1,6 @@
 package dev.atrium.identity.boundary;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.POST;
@@ -19,7 +19,7 @@ import dev.atrium.identity.control.ApiKeyService;
 
 /** Spec 02's {@code POST /api-keys}: a new API key for the caller, replacing the previous one. */
 @Path("api-keys")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "identity")
 public class ApiKeysResource {

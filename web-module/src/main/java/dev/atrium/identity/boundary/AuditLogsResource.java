@@ -2,7 +2,7 @@ package dev.atrium.identity.boundary;
 
 import java.time.Instant;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -25,7 +25,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** The audit log, for administrators. */
 @Path("admin/audit-logs")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "identity-admin")
 public class AuditLogsResource {

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -39,7 +39,7 @@ import dev.atrium.platform.error.BusinessException;
  * DOM calls and text nodes, so the policy allows scripts and styles from this origin only, no inline code at all.
  */
 @Path("console")
-@RequestScoped
+@ApplicationScoped
 @Tag(name = "operations")
 public class ConsoleResource {
 

@@ -1,7 +1,7 @@
 package dev.atrium.identity.boundary;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
@@ -17,7 +17,7 @@ import dev.atrium.identity.control.CsrfTokens;
 
 /** {@code GET /csrf-token}: a single-use token for the next state-changing request of a cookie session. */
 @Path("csrf-token")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "identity")
 public class CsrfResource {

@@ -3,7 +3,7 @@ package dev.atrium.identity.boundary;
 import java.time.Instant;
 import java.util.List;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.constraints.Pattern;
@@ -24,7 +24,7 @@ import dev.atrium.platform.boundary.ListEnvelope;
 
 /** The signing key ring: which keys exist, and rotation on demand. */
 @Path("admin/keys")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "identity-admin")
 @RequiresPermission("key:rotate")

@@ -2,7 +2,7 @@ package dev.atrium.identity.boundary;
 
 import java.time.Instant;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.DELETE;
@@ -29,7 +29,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** The caller's external account bindings. New ones are made with {@code GET /auth/{provider}?link=true}. */
 @Path("me/oauth-accounts")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "identity")
 public class OAuthAccountsResource {

@@ -1,7 +1,7 @@
 package dev.atrium.identity.boundary;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -31,7 +31,7 @@ import dev.atrium.platform.error.Problem;
 
 /** Password change ({@code /me/password}) and reset ({@code /password/forgot}, {@code /password/reset}). */
 @Path("/")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "identity")
 public class PasswordResource {

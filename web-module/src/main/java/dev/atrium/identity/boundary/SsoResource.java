@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -38,7 +38,7 @@ import dev.atrium.platform.error.Problem;
 
 /** Single sign-on: RS256 tokens for subsystems, and the CAS-style ticket flow. */
 @Path("sso")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "sso")
 public class SsoResource {

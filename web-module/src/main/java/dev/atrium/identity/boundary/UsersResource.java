@@ -1,7 +1,7 @@
 package dev.atrium.identity.boundary;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -30,7 +30,7 @@ import dev.atrium.platform.boundary.Patch;
 
 /** Spec 02's users: registration ({@code POST /api/v1/users}) and one's own profile. */
 @Path("api/v1/users")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "content")
 public class UsersResource {

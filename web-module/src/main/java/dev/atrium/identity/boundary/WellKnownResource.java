@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -23,7 +23,7 @@ import dev.atrium.identity.control.TokenService;
  * and a discovery document naming the issuer, the JWKS and the SSO endpoints.
  */
 @Path(".well-known")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "sso")
 public class WellKnownResource {

@@ -2,7 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -24,7 +24,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** An agent's security reports, for the reviewers who act on them (permission {@code agent:review}). */
 @Path("v1/admin/agents/" + AgentsResource.ID + "/reports")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 @RequiresPermission(Requesters.REVIEW)

@@ -3,7 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.List;
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -26,7 +26,7 @@ import dev.atrium.marketplace.entity.Agent;
 
 /** A reviewer's moves on an agent's rollout (permission {@code agent:review}), each recorded with its note. */
 @Path("v1/admin/agents/" + AgentsResource.ID + "/rollout")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")

@@ -1,6 +1,6 @@
 package dev.atrium.marketplace.boundary;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -15,7 +15,7 @@ import dev.atrium.marketplace.control.SearchReconciler;
 
 /** Reconciles this instance's search index with the database now, as its timer does (permission agent:review). */
 @Path("v1/admin/search/reconcile")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 @RequiresPermission(Requesters.REVIEW)

@@ -3,7 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
@@ -20,7 +20,7 @@ import dev.atrium.marketplace.control.QualityScoring;
 
 /** An agent's measured quality, for whoever may see the agent. */
 @Path("v1/agents/" + AgentsResource.ID + "/quality")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 public class AgentQualityResource {

@@ -2,7 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -27,7 +27,7 @@ import dev.atrium.marketplace.entity.ReportReason;
 
 /** Security reports by any signed-in user; three from distinct users take the agent down. */
 @Path("v1/agents/" + AgentsResource.ID + "/reports")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 public class AgentReportsResource {

@@ -2,7 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.POST;
@@ -21,7 +21,7 @@ import dev.atrium.marketplace.control.RescanService;
 
 /** An administrator's re-scan of an agent's stored bundle with the pre-listing checks ({@code agent:review}). */
 @Path("v1/admin/agents/" + AgentsResource.ID + "/rescan")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 @RequiresPermission(Requesters.REVIEW)

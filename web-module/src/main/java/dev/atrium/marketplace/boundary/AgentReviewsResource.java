@@ -3,7 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -33,7 +33,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** Users' reviews of an agent: written by its users (3 successful uses at least), read by anyone. */
 @Path("v1/agents/" + AgentsResource.ID + "/reviews")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 public class AgentReviewsResource {

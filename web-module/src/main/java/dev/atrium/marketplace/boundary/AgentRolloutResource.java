@@ -2,7 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
@@ -18,7 +18,7 @@ import dev.atrium.marketplace.control.RolloutService;
 
 /** An agent's rollout, for its author and reviewers. */
 @Path("v1/agents/" + AgentsResource.ID + "/rollout")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 public class AgentRolloutResource {

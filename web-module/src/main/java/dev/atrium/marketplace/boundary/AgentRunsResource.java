@@ -2,7 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
@@ -24,7 +24,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** An agent's runs for its author and reviewers: how they ended, never what callers sent or got. */
 @Path("v1/agents/{id: [0-9a-fA-F-]+}/runs")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 public class AgentRunsResource {

@@ -3,7 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.List;
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -27,7 +27,7 @@ import dev.atrium.marketplace.entity.TrustLevel;
 
 /** An administrator's trust change after an audit (permission {@code agent:trust}), recorded in the history. */
 @Path("v1/admin/agents/" + AgentsResource.ID + "/trust")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 @RequiresPermission(Requesters.TRUST)

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -45,7 +45,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** The registry of spec 03: submission, reading, semantic search, and the A2A and MCP views of an agent. */
 @Path("v1/agents")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace", description = "Agent marketplace: registry, review, search, recommendation")
 public class AgentsResource {

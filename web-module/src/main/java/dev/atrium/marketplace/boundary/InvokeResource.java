@@ -3,7 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.io.InputStream;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -37,7 +37,7 @@ import dev.atrium.platform.http.JsonInput;
  * back; the run's facts travel in {@code Atrium-*} headers, the invoke rate limit in {@code X-RateLimit-*}.
  */
 @Path("v1/agents/{agent_id}/invoke")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 public class InvokeResource {

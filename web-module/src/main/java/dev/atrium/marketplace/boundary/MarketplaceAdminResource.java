@@ -3,7 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.List;
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -34,7 +34,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** Human review of submissions, and manual takedown (permission {@code agent:review}). */
 @Path("v1/admin")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 @RequiresPermission(Requesters.REVIEW)

@@ -1,6 +1,6 @@
 package dev.atrium.marketplace.boundary;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
@@ -23,7 +23,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** A developer's own agents, in every status. */
 @Path("v1/me/agents")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 public class MyAgentsResource {

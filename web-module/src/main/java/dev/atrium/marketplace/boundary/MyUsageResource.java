@@ -1,6 +1,6 @@
 package dev.atrium.marketplace.boundary;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
@@ -22,7 +22,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** The caller's own usage records. */
 @Path("v1/me/usage")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "billing")
 public class MyUsageResource {

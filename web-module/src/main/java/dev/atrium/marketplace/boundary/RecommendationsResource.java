@@ -1,7 +1,7 @@
 package dev.atrium.marketplace.boundary;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -18,7 +18,7 @@ import dev.atrium.marketplace.control.SearchService;
 
 /** Agents for a task: the task is analysed into capabilities and a category, then searched by the capabilities. */
 @Path("v1/recommendations")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 public class RecommendationsResource {

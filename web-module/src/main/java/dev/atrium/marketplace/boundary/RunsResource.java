@@ -2,7 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
@@ -19,7 +19,7 @@ import dev.atrium.marketplace.control.RunService;
 
 /** A run record, for the caller who made the run only (spec 03: execution records are the caller's). */
 @Path("v1/runs")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "marketplace")
 public class RunsResource {

@@ -3,7 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.List;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -17,7 +17,7 @@ import dev.atrium.marketplace.control.SandboxHealth;
 
 /** {@code GET /admin/sandbox}: the agent sandbox for the operators' console (administrators only). */
 @Path("admin/sandbox")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed("admin")
 @Tag(name = "operations")

@@ -1,7 +1,7 @@
 package dev.atrium.marketplace.boundary;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -17,7 +17,7 @@ import dev.atrium.marketplace.control.CardValidation;
 
 /** The JSON Schemas submissions are validated against, as kept in the repository. */
 @Path("v1/schemas")
-@RequestScoped
+@ApplicationScoped
 @Produces({MediaType.APPLICATION_JSON, SchemasResource.SCHEMA_JSON})
 @Tag(name = "marketplace")
 public class SchemasResource {

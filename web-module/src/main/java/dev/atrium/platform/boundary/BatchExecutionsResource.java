@@ -1,7 +1,7 @@
 package dev.atrium.platform.boundary;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -20,7 +20,7 @@ import dev.atrium.platform.error.BusinessException;
 
 /** The executions of batch jobs, for administrators. */
 @Path("admin/batch-executions")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed("admin")
 @Tag(name = "operations")

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Properties;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -32,7 +32,7 @@ import dev.atrium.platform.error.BusinessException;
 
 /** Administrators start batch jobs on demand and follow their executions. */
 @Path("admin/batch-jobs")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed("admin")
 @Tag(name = "operations")

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
@@ -30,7 +30,7 @@ import dev.atrium.platform.time.ClockProducer;
  * when {@code atrium.clock.adjustable=true} (never in production) and only for administrators; elsewhere it is 404.
  */
 @Path("admin/clock")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed("admin")
 @Tag(name = "operations")

@@ -1,7 +1,7 @@
 package dev.atrium.platform.boundary;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -19,7 +19,7 @@ import dev.atrium.platform.events.AfterCommitCrash;
  * in production) and only for administrators; elsewhere it is 404.
  */
 @Path("admin/test/crash-after-commit")
-@RequestScoped
+@ApplicationScoped
 @RolesAllowed("admin")
 @Tag(name = "operations")
 public class CrashHookResource {

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -20,7 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * operators' console; {@code retired} once the sunset has passed (the prefix answers 410 then).
  */
 @Path("admin/api-deprecations")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed("admin")
 @Tag(name = "operations")

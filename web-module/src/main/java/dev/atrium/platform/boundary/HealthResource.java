@@ -3,7 +3,7 @@ package dev.atrium.platform.boundary;
 import java.util.Map;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -31,7 +31,7 @@ import dev.atrium.platform.health.HealthChecks;
  * invocations depend on it. {@code backends} names what answered, since the embedded default has no Redis.
  */
 @Path("health")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "operations")
 public class HealthResource {

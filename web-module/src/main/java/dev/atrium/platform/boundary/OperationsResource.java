@@ -3,7 +3,7 @@ package dev.atrium.platform.boundary;
 import java.util.List;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -20,7 +20,7 @@ import dev.atrium.platform.health.Operations;
  * the object store answers.
  */
 @Path("admin/operations")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed("admin")
 @Tag(name = "operations")

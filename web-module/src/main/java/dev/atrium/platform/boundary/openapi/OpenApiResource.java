@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -30,7 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * {@code META-INF/openapi.json} and {@code META-INF/openapi.yaml}; this resource serves them as they are.
  */
 @Path("openapi")
-@RequestScoped
+@ApplicationScoped
 @PermitAll
 @Tag(name = "operations")
 public class OpenApiResource {
