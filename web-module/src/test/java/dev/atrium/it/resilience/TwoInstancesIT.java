@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,8 +46,14 @@ class TwoInstancesIT {
         }
     }
 
+    /** A word of eight random letters makes the search's terms unique to this run (a UUID's letters may be fewer). */
     private static String words(String kind) {
-        return kind + " " + UUID.randomUUID().toString().replaceAll("[^a-f]", "").substring(0, 6) + " lighthouse";
+        var random = ThreadLocalRandom.current();
+        var word = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            word.append((char) ('a' + random.nextInt(26)));
+        }
+        return kind + " " + word + " lighthouse";
     }
 
     private static String listed(Accounts.Account staff, String words, String name) {
