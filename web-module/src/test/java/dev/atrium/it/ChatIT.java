@@ -64,10 +64,16 @@ class ChatIT {
         var other = Accounts.verified("other");
         assertThat(other.api().post("/api/chat/completions", Map.of("message", "x", "conversation_id", conversation))
                 .status()).isEqualTo(404);
+        var streamed = EventStream.post("/api/chat/stream", other.accessToken(),
+                Map.of("message", "x", "conversation_id", conversation));
+        assertThat(streamed.status()).as("a stream is refused before the model is called").isEqualTo(404);
+        assertThat(streamed.errorBody()).contains("40400");
         assertThat(other.api().get("/api/conversations/" + conversation + "/messages").status()).isEqualTo(404);
         assertThat(other.api().delete("/api/conversations/" + conversation).status()).isEqualTo(404);
         assertThat(owner.api().delete("/api/conversations/" + conversation).status()).isEqualTo(204);
         assertThat(owner.api().get("/api/conversations/" + conversation + "/messages").status()).isEqualTo(404);
+        assertThat(EventStream.post("/api/chat/stream", owner.accessToken(),
+                Map.of("message", "again", "conversation_id", conversation)).status()).isEqualTo(404);
     }
 
     @Test
@@ -110,6 +116,28 @@ class ChatIT {
         var saved = user.api().get("/api/conversations/" + conversation + "/messages?role=assistant").json();
         assertThat(saved.get("items").get(0).get("id").asText()).isEqualTo(messageId);
         assertThat(saved.get("items").get(0).get("content").asText()).isEqualTo(text);
+    }
+
+    @Test
+    void whenStreamingIntoAConversationThenTheModelSeesItAndTheTurnsAreStoredInOrder() {
+        var user = Accounts.verified("streamturns");
+        var first = EventStream.post("/api/chat/stream", user.accessToken(), Map.of("message", "first words"));
+        assertThat(first.status()).isEqualTo(200);
+        String conversation = user.api().get("/api/conversations").json().get("items").get(0).get("id").asText();
+
+        var second = EventStream.post("/api/chat/stream", user.accessToken(),
+                Map.of("message", "second words", "conversation_id", conversation));
+
+        assertThat(second.status()).isEqualTo(200);
+        var events = second.events();
+        assertThat(events.get(0).data().get("message_id").asText())
+                .isEqualTo(events.get(events.size() - 1).data().get("message_id").asText());
+        var messages = user.api().get("/api/conversations/" + conversation + "/messages?sort=created_at").json()
+                .get("items");
+        assertThat(messages).extracting(m -> m.get("role").asText() + ": " + m.get("content").asText())
+                .containsExactly("user: first words", "assistant: Echo: first words", "user: second words",
+                        "assistant: Echo: second words");
+        assertThat(messages.get(3).get("id").asText()).isEqualTo(events.get(0).data().get("message_id").asText());
     }
 
     @Test

@@ -4,8 +4,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
+import jakarta.ejb.ApplicationException;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -38,7 +42,7 @@ public class ChatService {
         }
     }
 
-    /** A turn admitted by the quotas, with the user's message stored. */
+    /** A turn admitted by the quotas, with the user's message stored (or, from {@link #prepare}, to be stored). */
     public record Started(long userId, ModelDefinition model, ConversationStore.Turn turn) {
     }
 
@@ -78,6 +82,22 @@ public class ChatService {
     /** The turn of a caller whose tier the request has read (and which allows the model): quotas, then the turn. */
     public Started begin(long userId, Tier tier, ChatCommand command) {
         return begin(userId, command, quotas.admit(userId, tier, command.model()));
+    }
+
+    /**
+     * A streamed turn's first half without its writes: quotas, then the conversation's history and the ids the turn
+     * will be stored under. The caller starts the model call and meanwhile stores the turn with {@link #store}, so
+     * the model's first token does not wait for the database (see {@link #stream}).
+     */
+    public Started prepare(long userId, Tier tier, ChatCommand command) {
+        var admission = quotas.admit(userId, tier, command.model());
+        var turn = conversations.prepare(userId, command.conversationId(), command.message());
+        return new Started(userId, admission.model(), turn);
+    }
+
+    /** Stores a prepared turn: its conversation if new, and the user's message. */
+    public void store(Started started) {
+        conversations.store(started.userId(), started.turn(), started.model());
     }
 
     private Started begin(long userId, ChatCommand command, QuotaService.Admission admission) {
@@ -126,24 +146,75 @@ public class ChatService {
      * Streams the answer to {@code onDelta}, caching it fragment by fragment for resume (the cache first, so any
      * offset a client has seen is cached). The model is not stopped when the client goes away: the answer is
      * generated, cached and saved whole, and may be resumed while it is still being generated.
+     * <p>
+     * The model is called at once; nothing of its answer is cached, passed on or saved before {@code stored}, the
+     * turn's own write, has completed. If that write failed, the model call is abandoned (which closes its
+     * connection) and {@link NotStored} is thrown: the request that stored the turn answers with the failure.
      */
-    public Reply stream(Started started, Consumer<String> onDelta) {
-        var entry = cache.open(started.turn().assistantMessageId(), started.userId());
+    public Reply stream(Started started, CompletableFuture<?> stored, Consumer<String> onDelta) {
+        var gate = new StoredGate(stored);
         var content = new StringBuilder();
+        var entry = new StreamCache.Entry[1];
         Usage usage;
         try {
             usage = models.stream(started.model(), started.turn().context(), delta -> {
+                if (entry[0] == null) {
+                    gate.await();
+                    entry[0] = cache.open(started.turn().assistantMessageId(), started.userId());
+                }
                 content.append(delta);
-                entry.update(content.toString(), false);
+                entry[0].update(content.toString(), false);
                 onDelta.accept(delta);
-            }, () -> false);
+            }, gate::failed);
+            // also when no fragment came: the answer is saved only after the turn
+            gate.await();
         } catch (RuntimeException e) {
-            entry.update(content.toString(), true);
+            if (!(e instanceof NotStored)) {
+                // a stored turn's failed answer is cached as ended, so a resume finds what came (a turn that
+                // failed to be stored makes await throw instead)
+                gate.await();
+                if (entry[0] == null) {
+                    entry[0] = cache.open(started.turn().assistantMessageId(), started.userId());
+                }
+                entry[0].update(content.toString(), true);
+            }
             throw e;
         }
         Reply reply = finish(started, "stream", content.toString(), usage, false);
-        entry.update(reply.content(), true);
+        if (entry[0] == null) {
+            entry[0] = cache.open(started.turn().assistantMessageId(), started.userId());
+        }
+        entry[0].update(reply.content(), true);
         return reply;
+    }
+
+    /** Streams the answer of a turn already stored. */
+    public Reply stream(Started started, Consumer<String> onDelta) {
+        return stream(started, CompletableFuture.completedFuture(null), onDelta);
+    }
+
+    /** The turn a stream answers could not be stored; the request that stored it reports why. */
+    @ApplicationException
+    public static final class NotStored extends RuntimeException {
+        NotStored(Throwable cause) {
+            super("The chat turn could not be stored", cause, false, false);
+        }
+    }
+
+    /** Waits for the turn's write; a failed write makes the stream stop. */
+    private record StoredGate(CompletableFuture<?> stored) {
+
+        void await() {
+            try {
+                stored.join();
+            } catch (CompletionException | CancellationException e) {
+                throw new NotStored(e.getCause() == null ? e : e.getCause());
+            }
+        }
+
+        boolean failed() {
+            return stored.isCompletedExceptionally();
+        }
     }
 
     private Reply finish(Started started, String channel, String content, Usage usage, boolean interrupted) {

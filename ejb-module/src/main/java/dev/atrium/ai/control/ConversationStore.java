@@ -29,8 +29,20 @@ public class ConversationStore {
     /** How much history a model sees: the last messages of the conversation. */
     static final int CONTEXT_MESSAGES = 20;
 
-    /** The state between the two halves of a chat turn. */
-    public record Turn(UUID conversationId, UUID userMessageId, UUID assistantMessageId, List<ChatTurn> context) {
+    /**
+     * The state between the two halves of a chat turn: the ids its messages are (or will be) stored under and what
+     * the model sees, the user's message last; {@code newConversation} when the turn starts its conversation.
+     */
+    public record Turn(UUID conversationId, UUID userMessageId, UUID assistantMessageId, List<ChatTurn> context,
+                       boolean newConversation) {
+
+        public Turn(UUID conversationId, UUID userMessageId, UUID assistantMessageId, List<ChatTurn> context) {
+            this(conversationId, userMessageId, assistantMessageId, context, false);
+        }
+
+        String text() {
+            return context.get(context.size() - 1).content();
+        }
     }
 
     @PersistenceContext(unitName = "atrium")
@@ -45,25 +57,46 @@ public class ConversationStore {
     @Inject
     ConversationCache cache;
 
+    /** Prepares and stores the turn in one transaction. */
     public Turn begin(long userId, UUID conversationId, ModelDefinition model, String text) {
-        Conversation conversation;
+        Turn turn = prepare(userId, conversationId, text);
+        store(userId, turn, model);
+        return turn;
+    }
+
+    /**
+     * The turn with its ids and the model's context, stored by {@link #store} later: someone else's or an unknown
+     * conversation is "not found" here, before any model is called. Reads only.
+     */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public Turn prepare(long userId, UUID conversationId, String text) {
         var context = new ArrayList<ChatTurn>();
-        if (conversationId == null) {
-            // a new conversation has no history: neither the cache nor the database is asked (the query would also
-            // flush the conversation's insert ahead of the message's, one batch fewer)
-            conversation = new Conversation(userId, model.id(), clock.instant());
+        if (conversationId != null) {
+            context.addAll(history(owned(em, conversationId, userId).id()));
+        }
+        // a new conversation has no history: neither the cache nor the database is asked
+        context.add(new ChatTurn("user", text));
+        return new Turn(conversationId == null ? UUID.randomUUID() : conversationId, UUID.randomUUID(),
+                UUID.randomUUID(), List.copyOf(context), conversationId == null);
+    }
+
+    /**
+     * Stores a prepared turn: the conversation if the turn starts it, and the user's message. A conversation deleted
+     * since the turn was prepared is "not found".
+     */
+    public void store(long userId, Turn turn, ModelDefinition model) {
+        Conversation conversation;
+        if (turn.newConversation()) {
+            conversation = new Conversation(turn.conversationId(), userId, model.id(), clock.instant());
             em.persist(conversation);
         } else {
-            conversation = owned(em, conversationId, userId);
-            context.addAll(history(conversation.id()));
+            conversation = owned(em, turn.conversationId(), userId);
         }
-        context.add(new ChatTurn("user", text));
-        var userMessage = new Message(UUID.randomUUID(), conversation.id(), "user", text, Usage.estimate(text),
-                model.inputCost(Usage.estimate(text)), model.id(), "{}", clock.instant());
-        em.persist(userMessage);
+        String text = turn.text();
+        em.persist(new Message(turn.userMessageId(), conversation.id(), "user", text, Usage.estimate(text),
+                model.inputCost(Usage.estimate(text)), model.id(), "{}", clock.instant()));
         conversation.touch(clock.instant());
-        cache.putAfterCommit(conversation.id(), context);
-        return new Turn(conversation.id(), userMessage.id(), UUID.randomUUID(), context);
+        cache.putAfterCommit(conversation.id(), turn.context());
     }
 
     /**

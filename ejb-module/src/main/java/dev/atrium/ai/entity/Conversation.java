@@ -40,7 +40,12 @@ public class Conversation {
     }
 
     public Conversation(long userId, String model, Instant now) {
-        this.id = UUID.randomUUID();
+        this(UUID.randomUUID(), userId, model, now);
+    }
+
+    /** A conversation under an id chosen beforehand (a streamed turn names it before it is stored). */
+    public Conversation(UUID id, long userId, String model, Instant now) {
+        this.id = id;
         this.userId = userId;
         this.title = PLACEHOLDER_TITLE;
         this.model = model;

@@ -1,6 +1,7 @@
 package dev.atrium.ai.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -23,11 +24,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.atrium.ai.entity.Conversation;
+import dev.atrium.ai.entity.Message;
 import dev.atrium.ai.entity.Tenant;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.Role;
 import dev.atrium.identity.entity.User;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.persistence.StatementCounter;
 
@@ -142,6 +147,51 @@ class ChatTurnQueriesTest {
         assertThat(historyReads).containsExactly(first.conversationId());
         assertThat(counter.statements()).noneMatch(s -> s.toLowerCase().contains("from messages"));
         assertThat(second.context()).extracting(ChatTurn::content).containsExactly("hello", "and then?");
+    }
+
+    @Test
+    void whenAStreamedTurnIsPreparedThenNothingIsWrittenUntilItIsStoredUnderTheIdsItNamed() {
+        var turn = request(() -> conversations.prepare(user, null, "hello"));
+
+        assertThat(counter.statementsButSequences()).isEmpty();
+        assertThat(historyReads).isEmpty();
+        assertThat(turn.newConversation()).isTrue();
+        assertThat(turn.context()).extracting(ChatTurn::content).containsExactly("hello");
+
+        request(() -> {
+            conversations.store(user, turn, MODEL);
+            return null;
+        });
+
+        assertThat(counter.statementsButSequences()).hasSize(2);
+        var stored = request(() -> em.find(Message.class, turn.userMessageId()));
+        assertThat(stored.conversationId()).isEqualTo(turn.conversationId());
+        assertThat(request(() -> em.find(Conversation.class, turn.conversationId()).ownedBy(user))).isTrue();
+    }
+
+    @Test
+    void whenTheConversationIsDeletedBetweenPrepareAndStoreThenTheStoreIsNotFound() {
+        var first = request(() -> conversations.begin(user, null, MODEL, "hello"));
+        var next = request(() -> conversations.prepare(user, first.conversationId(), "and then?"));
+        request(() -> em.createQuery("delete from Message m where m.conversationId = :c")
+                .setParameter("c", first.conversationId()).executeUpdate()
+                + em.createQuery("delete from Conversation c where c.id = :c")
+                .setParameter("c", first.conversationId()).executeUpdate());
+
+        assertThatThrownBy(() -> request(() -> {
+            conversations.store(user, next, MODEL);
+            return null;
+        })).isInstanceOfSatisfying(BusinessException.class, e -> assertThat(e.problem()).isEqualTo(Problem.NOT_FOUND));
+    }
+
+    @Test
+    void whenSomeoneElsesConversationIsPreparedThenItIsNotFoundBeforeAnyWrite() {
+        var first = request(() -> conversations.begin(user, null, MODEL, "hello"));
+
+        assertThatThrownBy(() -> request(() -> conversations.prepare(user + 1, first.conversationId(), "mine?")))
+                .isInstanceOfSatisfying(BusinessException.class,
+                        e -> assertThat(e.problem()).isEqualTo(Problem.NOT_FOUND));
+        assertThat(counter.statementsButSequences()).noneMatch(s -> s.toLowerCase().startsWith("insert"));
     }
 
     /** Outside a container: no transaction, so what waits for a commit is done at once. */

@@ -2,6 +2,7 @@ package dev.atrium.ai.boundary;
 
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
@@ -102,8 +103,17 @@ public class ChatResource {
     public void stream(ChatRequest body, @Context SseEventSink sink, @Context Sse sse) {
         long userId = Callers.required(request).userId();
         var admitted = admitted(userId, body);
-        var started = chat.begin(userId, admitted.tier(), admitted.command());
-        streamInBackground(started, new StreamEvents(sink, sse));
+        var started = chat.prepare(userId, admitted.tier(), admitted.command());
+        // the model call starts while the turn is stored; its answer waits for the write (ChatService.stream)
+        var stored = new CompletableFuture<Void>();
+        streamInBackground(started, stored, new StreamEvents(sink, sse));
+        try {
+            chat.store(started);
+            stored.complete(null);
+        } catch (RuntimeException | Error e) {
+            stored.completeExceptionally(e);
+            throw e;
+        }
     }
 
     /**
@@ -131,22 +141,28 @@ public class ChatResource {
      * event carries the answer's {@code message_id}, so a client that loses the connection can resume. A client
      * that goes away does not stop the model: the answer is still generated, cached and saved.
      */
-    private void streamInBackground(ChatService.Started started, StreamEvents events) {
+    private void streamInBackground(ChatService.Started started, CompletableFuture<?> stored, StreamEvents events) {
         String messageId = started.turn().assistantMessageId().toString();
         executor.execute(() -> {
             var first = new AtomicBoolean(true);
+            boolean began = true;
             try {
-                var reply = chat.stream(started, delta -> events.send(first.getAndSet(false)
+                var reply = chat.stream(started, stored, delta -> events.send(first.getAndSet(false)
                         ? Map.of("type", "content", "content", delta, "message_id", messageId)
                         : Map.of("type", "content", "content", delta)));
                 events.send(Map.of("type", "done", "message_id", reply.messageId().toString()));
+            } catch (ChatService.NotStored e) {
+                // the turn was not stored: the request answers with the reason, as JSON, and the stream never began
+                began = false;
             } catch (RuntimeException e) {
                 if (!(e instanceof BusinessException)) {
                     LOG.log(Level.SEVERE, "Chat stream failed", e);
                 }
                 events.error(e);
             } finally {
-                events.close();
+                if (began) {
+                    events.close();
+                }
             }
         });
     }
@@ -181,7 +197,7 @@ public class ChatResource {
         }
         // a Jersey ChunkedOutput, not StreamingOutput: Jersey holds a StreamingOutput's first 8 KiB, flush or not
         var output = new ChunkedOutput<String>(String.class);
-        streamInBackground(plan.started(), new StreamEvents(output));
+        streamInBackground(plan.started(), CompletableFuture.completedFuture(null), new StreamEvents(output));
         return Response.ok(output, MediaType.SERVER_SENT_EVENTS_TYPE).build();
     }
 
