@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -24,7 +25,7 @@ public class SecuritySignals {
 
     private static final Logger LOG = Logger.getLogger(SecuritySignals.class.getName());
     /** Epoch seconds as this class writes them. */
-    private static final String SECONDS = "0|[1-9][0-9]{0,17}";
+    private static final Pattern SECONDS = Pattern.compile("0|[1-9][0-9]{0,17}");
 
     @Inject
     KeyValueStore store;
@@ -114,7 +115,7 @@ public class SecuritySignals {
         store.set(key, location.get() + "|" + now, Duration.ofMinutes(2L * locationWindowMinutes));
         // an entry this class did not write counts as no previous login, rather than failing the login
         int bar = previous.map(p -> p.lastIndexOf('|')).orElse(-1);
-        if (bar <= 0 || !previous.get().substring(bar + 1).matches(SECONDS)) {
+        if (bar <= 0 || !SECONDS.matcher(previous.get().substring(bar + 1)).matches()) {
             return;
         }
         String before = previous.get().substring(0, bar);
@@ -178,7 +179,7 @@ public class SecuritySignals {
             }
             String[] parts = text.split("\\|", -1);
             if (parts.length != 3 || parts[0].isEmpty() || parts[1].isEmpty()
-                    || !parts[2].matches(SECONDS)) {
+                    || !SECONDS.matcher(parts[2]).matches()) {
                 return Optional.empty();
             }
             return Optional.of(new Sighting(parts[0], parts[1], Long.parseLong(parts[2])));

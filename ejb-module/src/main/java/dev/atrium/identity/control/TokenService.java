@@ -46,6 +46,7 @@ public class TokenService {
     private static final Pattern COMPACT_JWS = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*");
     private static final Pattern OPAQUE = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Pattern USER_ID = Pattern.compile("[1-9][0-9]{0,17}");
+    private static final Pattern TRAILING_SLASHES = Pattern.compile("/+$");
     private static final Logger LOG = Logger.getLogger(TokenService.class.getName());
 
     @Inject
@@ -79,7 +80,7 @@ public class TokenService {
     }
 
     public String issuer() {
-        return issuer.replaceAll("/+$", "");
+        return TRAILING_SLASHES.matcher(issuer).replaceAll("");
     }
 
     /** A signed HS256 token for the user; {@code role} is put into access tokens only. */

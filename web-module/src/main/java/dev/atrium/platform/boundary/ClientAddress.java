@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,6 +20,8 @@ import org.eclipse.microprofile.config.Config;
  */
 @ApplicationScoped
 public class ClientAddress {
+
+    private static final Pattern IP_SHAPE = Pattern.compile("[0-9a-fA-F:.]{2,45}");
 
     @Inject
     Config config;
@@ -103,6 +106,6 @@ public class ClientAddress {
     }
 
     private static boolean looksLikeIp(String text) {
-        return text.matches("[0-9a-fA-F:.]{2,45}");
+        return IP_SHAPE.matcher(text).matches();
     }
 }

@@ -6,6 +6,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.annotation.Priority;
@@ -29,6 +30,7 @@ public class VersionFilter implements ContainerRequestFilter, ContainerResponseF
 
     private static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter
             .ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH).withZone(ZoneOffset.UTC);
+    private static final Pattern REPEATED_SLASHES = Pattern.compile("/{2,}");
 
     private static final String PROPERTY = "atrium.deprecation";
 
@@ -41,7 +43,7 @@ public class VersionFilter implements ContainerRequestFilter, ContainerResponseF
     @Override
     public void filter(ContainerRequestContext request) {
         String path = "/" + request.getUriInfo().getPath();
-        var deprecation = versions.find(path.replaceAll("/{2,}", "/"));
+        var deprecation = versions.find(REPEATED_SLASHES.matcher(path).replaceAll("/"));
         if (deprecation.isEmpty()) {
             return;
         }
