@@ -274,13 +274,13 @@ final class DevServer implements AutoCloseable {
         headers.set("Atrium-Tokens-Output", Long.toString(run.tokens("tokens_output")));
         headers.set("Atrium-Price-Usd", "0.000000");
         JsonNode answer = run.succeeded() ? run.output() : Output.JSON.createObjectNode().put("error", run.error());
-        send(exchange, 200, answer, name);
-        String stderr = run.result().stderrText();
-        stderr.lines().limit(50).forEach(line -> log.println("  | " + Output.safe(line)));
+        var notes = new java.util.ArrayList<String>();
+        run.result().stderrText().lines().limit(50).forEach(line -> notes.add("  | " + Output.safe(line)));
         if (run.succeeded()) {
             agent.outputProblems(run.output()).stream().limit(5)
-                    .forEach(p -> log.println("  ! output breaks output_schema: " + Output.safe(p)));
+                    .forEach(p -> notes.add("  ! output breaks output_schema: " + Output.safe(p)));
         }
+        send(exchange, 200, answer, name, notes);
     }
 
     /** The gateway's {@code error.details} of a refused input: the first problems, joined, at most 2000 characters. */
@@ -321,16 +321,24 @@ final class DevServer implements AutoCloseable {
     }
 
     private void send(HttpExchange exchange, int status, JsonNode body, String agent) throws IOException {
+        send(exchange, status, body, agent, java.util.List.of());
+    }
+
+    /** Logs the call and its {@code notes}, then answers. */
+    private void send(HttpExchange exchange, int status, JsonNode body, String agent, java.util.List<String> notes)
+            throws IOException {
         byte[] bytes = Output.JSON.writeValueAsBytes(body);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        exchange.getResponseBody().write(bytes);
         String runStatus = exchange.getResponseHeaders().getFirst("Atrium-Run-Status");
+        // logged before the body goes out: a caller that has the answer finds its line in the log
         log.println(exchange.getRequestMethod() + " " + Output.safe(exchange.getRequestURI().getRawPath()) + " → "
                 + status + (runStatus == null ? "" : " " + runStatus + " "
                 + exchange.getResponseHeaders().getFirst("Atrium-Duration-Ms") + " ms")
                 + (agent == null || status == 200 ? "" : "  " + Output.safe(body.path("error").path("message")
                 .asText())));
+        notes.forEach(log::println);
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
