@@ -6,7 +6,8 @@
  * and who may remove them, tag usage counts over published articles.
  *
  * <p>Public operations: {@code ArticleService} (create, get, list, update, publish, delete, and their batch forms),
- * {@code CommentService} (add, list, delete), {@code TagService} (list).
+ * {@code CommentService} (add, list, delete), {@code TagService} (list); {@code ArticlesVersion} (the version of
+ * what article lists show, changed after every committed article write, for the lists the web module keeps rendered).
  *
  * <p>Leaves out: users themselves; authors are referred to by id and named through the identity context's
  * {@code UserService}.

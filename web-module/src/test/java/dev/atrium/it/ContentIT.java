@@ -111,6 +111,55 @@ class ContentIT {
         assertThat(author.api().patch("/api/v1/articles/999999999", Map.of("title", "x")).status()).isEqualTo(404);
     }
 
+    private static List<String> titles(Api api, String query) {
+        var reply = api.get("/api/v1/articles?" + query);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        var titles = new java.util.ArrayList<String>();
+        reply.json().get("items").forEach(item -> titles.add(item.get("title").asText()));
+        return titles;
+    }
+
+    /**
+     * Lists are kept rendered between writes (README, "Article lists kept rendered"): each kind of write shows in the
+     * very next list, for everyone who sees it, and a draft only in its author's.
+     */
+    @Test
+    void whenArticlesChangeThenTheNextListShowsItForEveryViewer() {
+        var author = Accounts.verified("lister");
+        var reader = Accounts.verified("reader");
+        String query = "author_id=" + author.id();
+        long first = create(author, "Ärticle one ✓", List.of("kept"));
+        author.api().post("/api/v1/articles/" + first + "/publish");
+        assertThat(titles(anonymous, query)).containsExactlyInAnyOrder("Ärticle one ✓");
+        assertThat(titles(anonymous, query)).as("the same list again").containsExactlyInAnyOrder("Ärticle one ✓");
+        assertThat(titles(reader.api(), query)).containsExactlyInAnyOrder("Ärticle one ✓");
+
+        long draft = create(author, "Draft two", List.of());
+        assertThat(titles(author.api(), query)).containsExactlyInAnyOrder("Draft two", "Ärticle one ✓");
+        assertThat(titles(anonymous, query)).containsExactlyInAnyOrder("Ärticle one ✓");
+        assertThat(titles(reader.api(), query)).containsExactlyInAnyOrder("Ärticle one ✓");
+
+        author.api().post("/api/v1/articles/" + draft + "/publish");
+        assertThat(titles(anonymous, query)).containsExactlyInAnyOrder("Draft two", "Ärticle one ✓");
+        assertThat(titles(reader.api(), query)).containsExactlyInAnyOrder("Draft two", "Ärticle one ✓");
+
+        author.api().patch("/api/v1/articles/" + first, Map.of("title", "A renamed one"));
+        assertThat(titles(anonymous, query)).containsExactlyInAnyOrder("A renamed one", "Draft two");
+
+        var batch = author.api().post("/api/v1/articles/batch", List.of(Map.of("title", "Batch three", "body", "b")));
+        assertThat(batch.status()).isEqualTo(201);
+        assertThat(titles(author.api(), query)).containsExactlyInAnyOrder("A renamed one", "Batch three", "Draft two");
+
+        author.api().delete("/api/v1/articles/" + draft);
+        assertThat(titles(anonymous, query)).containsExactlyInAnyOrder("A renamed one");
+        assertThat(titles(author.api(), query)).containsExactlyInAnyOrder("A renamed one", "Batch three");
+
+        var tagged = anonymous.get("/api/v1/articles?tag=kept&expand=tags&author_id=" + author.id()).json();
+        assertThat(tagged.at("/items/0/tags/0/slug").asText()).isEqualTo("kept");
+        var chosen = anonymous.get("/api/v1/articles?" + query + "&fields=id").json();
+        assertThat(chosen.at("/items/0").size()).as("fields still shapes a list").isEqualTo(1);
+    }
+
     @Test
     void whenArticleInputIsInvalidThen422WithCode40001() {
         var author = Accounts.verified("invalid");

@@ -74,6 +74,9 @@ public class ArticleService {
     @Inject
     Clock clock;
 
+    @Inject
+    ArticlesVersion version;
+
     public Article create(long authorId, ArticleDraft draft) {
         var now = clock.instant();
         Article article = Article.draft(authorId, draft.title(), uniqueSlug(draft.title()), draft.body(),
@@ -82,6 +85,7 @@ public class ArticleService {
         if (!Constraints.persistUnique(em, article)) {
             throw BusinessException.conflict("Another article took this slug at the same moment; try again");
         }
+        version.changedAfterCommit();
         return article;
     }
 
@@ -125,6 +129,7 @@ public class ArticleService {
         changes.body().ifPresent(v -> article.rewrite(v, now));
         changes.summary().ifPresent(v -> article.summarize(v, now));
         changes.tags().ifPresent(v -> article.retag(tags.resolve(v == null ? List.of() : v), now));
+        version.changedAfterCommit();
         return article;
     }
 
@@ -145,11 +150,13 @@ public class ArticleService {
     public Article publish(long id, Viewer viewer) {
         Article article = changeable(id, viewer);
         article.publish(clock.instant());
+        version.changedAfterCommit();
         return article;
     }
 
     public void delete(long id, Viewer viewer) {
         em.remove(changeable(id, viewer));
+        version.changedAfterCommit();
     }
 
     public void deleteAll(Viewer viewer, List<Long> ids) {

@@ -53,6 +53,9 @@ public class ArticlesResource {
     CommentService comments;
 
     @Inject
+    ArticlePages pages;
+
+    @Inject
     HttpServletRequest request;
 
     @Context
@@ -68,9 +71,12 @@ public class ArticlesResource {
     @Parameter(name = "expand", description = "author, tags")
     @ListOf(ArticleView.class)
     public Object list() {
-        var listing = articles.list(ListRequest.from(uri), Viewers.of(request));
-        var expansion = Expansion.load(ListRequest.expand(uri), listing.items(), articles);
-        return Envelopes.of(listing, uri, a -> ArticleView.from(a, expansion));
+        var viewer = Viewers.of(request);
+        return pages.list(viewer, uri, () -> {
+            var listing = articles.list(ListRequest.from(uri), viewer);
+            var expansion = Expansion.load(ListRequest.expand(uri), listing.items(), articles);
+            return Envelopes.of(listing, uri, a -> ArticleView.from(a, expansion));
+        });
     }
 
     @POST

@@ -87,6 +87,35 @@ class TwoInstancesIT {
         assertThat(found(Api.anonymous(), missedWords, missed)).isTrue();
     }
 
+    private static List<String> titles(Api api, String path) {
+        var reply = api.get(path);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        var titles = new java.util.ArrayList<String>();
+        reply.json().get("items").forEach(item -> titles.add(item.get("title").asText()));
+        return titles;
+    }
+
+    /** Each instance keeps article lists rendered; a write through one shows in the other's next list. */
+    @Test
+    void whenAnArticleChangesOnOneInstanceThenTheOthersNextListShowsIt() {
+        var author = Accounts.verified("twin-author");
+        var onPeer = Api.anonymous().at(peer.baseUrl());
+        String list = "/api/v1/articles?author_id=" + author.id();
+        var created = author.api().post("/api/v1/articles", Map.of("title", "First title", "body", "b"));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        long id = created.json().get("id").asLong();
+        assertThat(author.api().post("/api/v1/articles/" + id + "/publish").status()).isEqualTo(200);
+        assertThat(titles(onPeer, list)).containsExactly("First title");
+        assertThat(titles(onPeer, list)).containsExactly("First title");
+
+        assertThat(author.api().patch("/api/v1/articles/" + id, Map.of("title", "Second title")).status())
+                .isEqualTo(200);
+        assertThat(titles(onPeer, list)).containsExactly("Second title");
+
+        assertThat(author.api().delete("/api/v1/articles/" + id).status()).isEqualTo(204);
+        assertThat(titles(onPeer, list)).isEmpty();
+    }
+
     private static String sso(Api api, Accounts.Account user) {
         var reply = api.post("/sso/login", Map.of("email", user.email(), "password", Accounts.PASSWORD,
                 "redirect_url", AtriumServer.SSO_REDIRECT));
