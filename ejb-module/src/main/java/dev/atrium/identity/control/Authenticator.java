@@ -43,7 +43,7 @@ public class Authenticator {
     /** An access token ({@code ey…}), an SSO token, or an API key ({@code sk-…}); anything else is 401. */
     public Caller bearer(String credential) {
         if (credential != null && credential.startsWith(ApiKeyService.PREFIX)) {
-            User user = apiKeys.owner(credential).flatMap(users::find).filter(User::isActive)
+            User user = apiKeys.owner(credential).flatMap(users::findWithRoles).filter(User::isActive)
                     .orElseThrow(() -> BusinessException.unauthenticated(INVALID));
             return caller(user, "api_key", Hashes.sha256(credential).substring(0, 16), null, null, null);
         }
@@ -68,14 +68,15 @@ public class Authenticator {
         } catch (InvalidTokenException e) {
             throw BusinessException.unauthenticated(INVALID);
         }
-        User user = users.find(token.userId()).filter(User::isActive).filter(u -> u.accepts(token.issuedAt()))
+        User user = users.findWithRoles(token.userId()).filter(User::isActive)
+                .filter(u -> u.accepts(token.issuedAt()))
                 .orElseThrow(() -> BusinessException.unauthenticated(INVALID));
         return caller(user, "RS256".equals(token.algorithm()) ? "sso" : "jwt", token.tokenId(), token.expiresAt(),
                 credential, null);
     }
 
     public Optional<Caller> session(String sessionId, RequestOrigin origin) {
-        return sessions.find(sessionId, origin).flatMap(s -> users.find(s.userId())
+        return sessions.find(sessionId, origin).flatMap(s -> users.findWithRoles(s.userId())
                 .filter(User::isActive).filter(u -> u.accepts(s.createdAt()))
                 .map(u -> caller(u, "session", null, s.createdAt().plus(SessionService.LIFETIME), null, s.id())));
     }

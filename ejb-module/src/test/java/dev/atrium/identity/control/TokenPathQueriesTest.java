@@ -27,8 +27,8 @@ import dev.atrium.platform.persistence.StatementCounter;
 
 /**
  * The token paths' statements, counted at the JDBC driver, with the services wired as the container wires them
- * (key ring and store in memory, the database real): a bearer request loads its caller in two statements (the user,
- * then all its roles); a refresh
+ * (key ring and store in memory, the database real): a bearer request loads its caller in one statement (the user
+ * with all its roles, here two); a refresh
  * reads the user and writes its audit entry, two statements, and stays at two when the user refreshes so often that
  * the refresh-frequency alert is under way (its repeats are counted in the store, not on the alert's row); it asks
  * the store three times (blacklist, refresh count, the token's last place read and replaced in one call).
@@ -122,12 +122,13 @@ class TokenPathQueriesTest {
     }
 
     @Test
-    void whenABearerRequestIsAuthenticatedThenTwoStatements() {
+    void whenABearerRequestIsAuthenticatedThenOneStatementReadsTheUserWithItsRoles() {
         String access = fixture.tokens.issue(TokenType.ACCESS, userId, "developer");
         Caller caller = request(() -> authenticator.bearer(access));
         assertThat(caller.userId()).isEqualTo(userId);
         assertThat(caller.permissions()).isNotEmpty();
-        assertThat(counter.statements()).hasSize(2);
+        assertThat(caller.groups()).containsExactlyInAnyOrder("user", "developer");
+        assertThat(counter.statements()).hasSize(1);
     }
 
     @Test
