@@ -16,13 +16,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.platform.kv.KeyValueStore;
+import dev.atrium.platform.persistence.AfterCommit;
 
 /**
  * Spec 02's conversation message cache: the messages a model sees of a conversation (its last
@@ -82,22 +81,7 @@ public class ConversationCache {
                 LOG.log(Level.FINE, "Conversation cache unavailable", e);
             }
         };
-        if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
-            transactions.registerInterposedSynchronization(new Synchronization() {
-                @Override
-                public void beforeCompletion() {
-                }
-
-                @Override
-                public void afterCompletion(int status) {
-                    if (status == Status.STATUS_COMMITTED) {
-                        safe.run();
-                    }
-                }
-            });
-        } else {
-            safe.run();
-        }
+        AfterCommit.run(transactions, safe);
     }
 
     private static List<ChatTurn> turns(String value) {

@@ -11,10 +11,10 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import dev.atrium.platform.kv.KeyValueStore;
+import dev.atrium.platform.persistence.AfterCommit;
 
 /**
  * A version of everything an article list shows, for caches of rendered lists: it changes after every committed
@@ -59,21 +59,8 @@ public class ArticlesVersion {
                 return;
             }
             transactions.putResource(KEY, Boolean.TRUE);
-            transactions.registerInterposedSynchronization(new Synchronization() {
-                @Override
-                public void beforeCompletion() {
-                }
-
-                @Override
-                public void afterCompletion(int status) {
-                    if (status == Status.STATUS_COMMITTED) {
-                        changed();
-                    }
-                }
-            });
-        } else {
-            changed();
         }
+        AfterCommit.run(transactions, this::changed);
     }
 
     private void changed() {
