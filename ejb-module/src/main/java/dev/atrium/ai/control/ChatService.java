@@ -188,11 +188,6 @@ public class ChatService {
         return reply;
     }
 
-    /** Streams the answer of a turn already stored. */
-    public Reply stream(Started started, Consumer<String> onDelta) {
-        return stream(started, CompletableFuture.completedFuture(null), onDelta);
-    }
-
     /** The turn a stream answers could not be stored; the request that stored it reports why. */
     @ApplicationException
     public static final class NotStored extends RuntimeException {

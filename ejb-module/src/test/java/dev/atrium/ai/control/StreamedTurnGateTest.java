@@ -194,7 +194,7 @@ class StreamedTurnGateTest {
 
     @Test
     void whenATurnIsStoredAlreadyThenTheStreamRunsAsBefore() {
-        var reply = chat.stream(started, delta -> log.add("event: " + delta));
+        var reply = chat.stream(started, CompletableFuture.completedFuture(null), delta -> log.add("event: " + delta));
 
         assertThat(reply.content()).isEqualTo("one two");
         assertThat(log).containsExactly("model called", "event: one ", "event: two", "connection closed",
