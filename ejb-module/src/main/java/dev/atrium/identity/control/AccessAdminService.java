@@ -39,6 +39,9 @@ public class AccessAdminService {
     AuditService audit;
 
     @Inject
+    KnownCallers callers;
+
+    @Inject
     KeyRing keyRing;
 
     @Inject
@@ -65,6 +68,7 @@ public class AccessAdminService {
         }
         User user = user(id);
         users.entityManager().remove(user);
+        callers.changed(id);
         audit.record(AuditAction.USER_DELETE, id, actor.userId(), origin, true);
         events.publish(new UserDeleted(id));
     }
@@ -83,6 +87,7 @@ public class AccessAdminService {
         } else {
             user.deactivate(actor.userId(), reason, clock.instant());
         }
+        callers.changed(id);
         audit.record(active ? AuditAction.USER_ACTIVATE : AuditAction.USER_DEACTIVATE, id, actor.userId(), origin,
                 true);
         return user;
@@ -98,6 +103,7 @@ public class AccessAdminService {
         }
         User user = user(id);
         user.revokeCredentials(clock.instant());
+        callers.changed(id);
         audit.record(AuditAction.SESSIONS_END, id, actor.userId(), origin, true);
         return user;
     }
@@ -112,6 +118,7 @@ public class AccessAdminService {
                 .orElseThrow(() -> BusinessException.validation("role: no role named '" + roleName + "'"));
         boolean granted = user(userId).grant(role, clock.instant());
         if (granted) {
+            callers.changed(userId);
             audit.record(AuditAction.ROLE_GRANT, userId, actor.userId(), origin, true);
         }
         return granted;
@@ -138,6 +145,7 @@ public class AccessAdminService {
         if (!user(userId).revoke(roleName, clock.instant())) {
             throw BusinessException.notFound("Role " + roleName + " of this user");
         }
+        callers.changed(userId);
         audit.record(AuditAction.ROLE_REVOKE, userId, actor.userId(), origin, true);
     }
 }

@@ -11,9 +11,10 @@ import dev.atrium.identity.entity.User;
 import dev.atrium.platform.error.BusinessException;
 
 /**
- * Turns a presented credential into a {@link Caller}. Bearer tokens: the blacklist is checked before the
- * signature, then the token is verified (HS256 access token, or RS256 SSO token), then the user must still exist,
- * be active and not have had its credentials revoked since the token was issued. Any failure is one answer: 401.
+ * Turns a presented credential into a {@link Caller}. Bearer tokens: the token is verified (HS256 access token, or
+ * RS256 SSO token), must not be on the blacklist, and its user must still exist, be active and not have had its
+ * credentials revoked since the token was issued ({@link KnownCallers} keeps what it can of this between requests).
+ * Any failure is one answer: 401.
  * Session cookies: an unknown, expired or foreign session is simply no session.
  */
 @Stateless
@@ -23,10 +24,7 @@ public class Authenticator {
     public static final String INVALID = "Invalid or expired credentials";
 
     @Inject
-    TokenService tokens;
-
-    @Inject
-    TokenBlacklist blacklist;
+    KnownCallers known;
 
     @Inject
     SessionService sessions;
@@ -55,24 +53,23 @@ public class Authenticator {
      * {@code token} parameter), where a long-lived key would end up in access logs and proxies.
      */
     public Caller accessToken(String credential) {
-        VerifiedToken token;
+        KnownCallers.Presented presented;
         try {
             TokenService.checkShape(credential);
             if (!credential.startsWith("ey")) {
                 throw new InvalidTokenException(InvalidTokenException.Reason.MALFORMED);
             }
-            if (blacklist.contains(credential)) {
-                throw new InvalidTokenException(InvalidTokenException.Reason.REVOKED);
-            }
-            token = tokens.verify(credential, TokenType.ACCESS, true);
+            presented = known.present(credential, true);
         } catch (InvalidTokenException e) {
             throw BusinessException.unauthenticated(INVALID);
         }
-        User user = users.findWithRoles(token.userId()).filter(User::isActive)
+        VerifiedToken token = presented.token();
+        KnownCallers.KnownUser user = known.user(token.userId(), presented.userVersion())
                 .filter(u -> u.accepts(token.issuedAt()))
                 .orElseThrow(() -> BusinessException.unauthenticated(INVALID));
-        return caller(user, "RS256".equals(token.algorithm()) ? "sso" : "jwt", token.tokenId(), token.expiresAt(),
-                credential, null);
+        return new Caller(user.id(), user.username(), user.email(), user.role(), user.groups(), user.permissions(),
+                "RS256".equals(token.algorithm()) ? "sso" : "jwt", token.tokenId(), token.expiresAt(), credential,
+                null);
     }
 
     public Optional<Caller> session(String sessionId, RequestOrigin origin) {

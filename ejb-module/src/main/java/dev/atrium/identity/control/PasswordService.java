@@ -58,6 +58,9 @@ public class PasswordService {
     AuditService audit;
 
     @Inject
+    KnownCallers callers;
+
+    @Inject
     Clock clock;
 
     @Inject
@@ -92,6 +95,7 @@ public class PasswordService {
         Instant now = clock.instant();
         user.changePasswordHash(hasher.hash(newPassword), now);
         user.revokeCredentials(now);
+        callers.changed(user.id());
         audit.record(AuditAction.PASSWORD_CHANGE, user.id(), origin, true);
         if (caller.bySession()) {
             sessions.destroy(caller.sessionId());
@@ -152,6 +156,7 @@ public class PasswordService {
                 .orElseThrow(() -> BusinessException.badRequest("Reset link is invalid, used or expired"));
         user.changePasswordHash(hasher.hash(newPassword), now);
         user.revokeCredentials(now);
+        callers.changed(user.id());
         guard.clearFailures(user.email().value());
         audit.record(AuditAction.PASSWORD_RESET, user.id(), origin, true);
     }

@@ -48,6 +48,9 @@ public class RegistrationService {
     AuditService audit;
 
     @Inject
+    KnownCallers callers;
+
+    @Inject
     KeyValueStore store;
 
     @Inject
@@ -137,6 +140,7 @@ public class RegistrationService {
             throw BusinessException.badRequest("Verification link is invalid, replaced by a newer one, or expired");
         }
         user.verifyEmail(clock.instant());
+        callers.changed(user.id());
         audit.record(AuditAction.VERIFY_EMAIL, user.id(), origin, true);
         return user;
     }

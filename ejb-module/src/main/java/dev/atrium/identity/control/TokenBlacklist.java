@@ -34,7 +34,8 @@ public class TokenBlacklist {
         return store.get(key(token)).isPresent();
     }
 
-    private static String key(String token) {
+    /** Where the store keeps the token's revocation. */
+    static String key(String token) {
         return "blacklist:" + Hashes.sha256(token);
     }
 }

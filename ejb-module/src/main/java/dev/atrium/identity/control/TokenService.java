@@ -125,6 +125,18 @@ public class TokenService {
     }
 
     /**
+     * Whether a token verified earlier would still verify now: unexpired, and its key still on the ring (a retired
+     * key leaves it once every token it signed has expired, so this only refuses what an operator removed).
+     */
+    public boolean stillValid(VerifiedToken token) {
+        if (!clock.instant().isBefore(token.expiresAt())) {
+            return false;
+        }
+        return JWSAlgorithm.RS256.getName().equals(token.algorithm())
+                ? keys.rsaPublic(token.keyId()).isPresent() : keys.hmac(token.keyId()).isPresent();
+    }
+
+    /**
      * The checks made before any lookup (blacklist, key ring): present, at most {@link #MAX_LENGTH} characters,
      * three base64url segments. Ours are well under a kilobyte, so anything larger is refused unread.
      */
@@ -191,13 +203,13 @@ public class TokenService {
             throw new InvalidTokenException(Reason.SIGNATURE);
         }
         try {
-            return claimsOf(claims, expected, alg, token);
+            return claimsOf(claims, expected, alg, kid, token);
         } catch (RuntimeException e) {
             throw new InvalidTokenException(Reason.MALFORMED);
         }
     }
 
-    private VerifiedToken claimsOf(JWTClaimsSet claims, TokenType expected, JWSAlgorithm alg, String token)
+    private VerifiedToken claimsOf(JWTClaimsSet claims, TokenType expected, JWSAlgorithm alg, String kid, String token)
             throws InvalidTokenException {
         Date exp = claims.getExpirationTime();
         if (exp == null || !clock.instant().isBefore(exp.toInstant())) {
@@ -213,7 +225,7 @@ public class TokenService {
         Object role = claims.getClaim("role");
         Date iat = claims.getIssueTime();
         return new VerifiedToken(Long.parseLong(subject), role instanceof String r ? r : null, expected,
-                claims.getJWTID(), iat == null ? null : iat.toInstant(), exp.toInstant(), alg.getName(), token);
+                claims.getJWTID(), iat == null ? null : iat.toInstant(), exp.toInstant(), alg.getName(), kid, token);
     }
 
     private static void refused(String kind, Reason reason) {

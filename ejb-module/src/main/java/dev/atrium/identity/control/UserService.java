@@ -21,6 +21,9 @@ public class UserService {
     UserRepository users;
 
     @Inject
+    KnownCallers callers;
+
+    @Inject
     Clock clock;
 
     public User get(long id) {
@@ -30,7 +33,10 @@ public class UserService {
     public User updateProfile(long id, ProfileUpdate update) {
         User user = get(id);
         var now = clock.instant();
-        update.username().ifPresent(v -> user.rename(v, now));
+        update.username().ifPresent(v -> {
+            user.rename(v, now);
+            callers.changed(id);
+        });
         update.avatar().ifPresent(v -> user.changeAvatar(v, now));
         update.bio().ifPresent(v -> user.changeBio(v, now));
         return user;

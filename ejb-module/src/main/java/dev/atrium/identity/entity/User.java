@@ -171,7 +171,20 @@ public class User {
 
     /** Whether a credential issued at this instant is still honoured. */
     public boolean accepts(Instant issuedAt) {
+        return accepts(credentialsValidAfter, issuedAt);
+    }
+
+    /**
+     * The rule of {@link #accepts(Instant)} for a copy of the user kept elsewhere: a credential issued at
+     * {@code issuedAt} is honoured when the credentials were never revoked or it was issued since.
+     */
+    public static boolean accepts(Instant credentialsValidAfter, Instant issuedAt) {
         return credentialsValidAfter == null || (issuedAt != null && !issuedAt.isBefore(credentialsValidAfter));
+    }
+
+    /** Since when issued credentials are honoured; empty when they were never revoked. */
+    public Optional<Instant> credentialsValidAfter() {
+        return Optional.ofNullable(credentialsValidAfter);
     }
 
     /**

@@ -43,6 +43,12 @@ public final class InMemoryKeyValueStore implements KeyValueStore {
     }
 
     @Override
+    public java.util.List<Optional<String>> getAll(java.util.List<String> keys) {
+        keys.forEach(k -> Objects.requireNonNull(k, "key"));
+        return keys.stream().map(this::get).toList();
+    }
+
+    @Override
     public void set(String key, String value, Duration ttl) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");

@@ -16,6 +16,12 @@ public interface KeyValueStore {
 
     Optional<String> get(String key);
 
+    /**
+     * The values of several keys in one round trip, in the order asked; an absent or expired key answers empty.
+     * Each value is read atomically, not the set of them.
+     */
+    java.util.List<Optional<String>> getAll(java.util.List<String> keys);
+
     /** Sets the value; a {@code null} or non-positive ttl keeps the entry until deleted. */
     void set(String key, String value, Duration ttl);
 

@@ -87,6 +87,16 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
     }
 
     @Override
+    public java.util.List<Optional<String>> getAll(java.util.List<String> keys) {
+        keys.forEach(k -> Objects.requireNonNull(k, "key"));
+        if (keys.isEmpty()) {
+            return java.util.List.of();
+        }
+        var values = call("MGET", redis -> redis.mget(keys.toArray(String[]::new)));
+        return values.stream().map(Optional::ofNullable).toList();
+    }
+
+    @Override
     public void set(String key, String value, Duration ttl) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");

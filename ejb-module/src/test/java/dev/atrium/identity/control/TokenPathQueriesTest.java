@@ -28,7 +28,7 @@ import dev.atrium.platform.persistence.StatementCounter;
 /**
  * The token paths' statements, counted at the JDBC driver, with the services wired as the container wires them
  * (key ring and store in memory, the database real): a bearer request loads its caller in one statement (the user
- * with all its roles, here two); a refresh
+ * with all its roles, here two) and asks the store once, and none when the same token comes again; a refresh
  * reads the user and writes its audit entry, two statements, and stays at two when the user refreshes so often that
  * the refresh-frequency alert is under way (its repeats are counted in the store, not on the alert's row); it asks
  * the store three times (blacklist, refresh count, the token's last place read and replaced in one call).
@@ -108,9 +108,15 @@ class TokenPathQueriesTest {
         login.blacklist = blacklist;
         login.signals = signals;
         login.audit = audit;
+        var known = new KnownCallers();
+        known.store = store;
+        known.clock = fixture.clock;
+        known.tokens = fixture.tokens;
+        known.users = users;
+        known.permissions = permissions;
+        known.seconds = 30;
         authenticator = new Authenticator();
-        authenticator.tokens = fixture.tokens;
-        authenticator.blacklist = blacklist;
+        authenticator.known = known;
         authenticator.users = users;
         authenticator.permissions = permissions;
         // the catalog is read once per instance, at the first request: not what these tests count
@@ -129,6 +135,21 @@ class TokenPathQueriesTest {
         assertThat(caller.permissions()).isNotEmpty();
         assertThat(caller.groups()).containsExactlyInAnyOrder("user", "developer");
         assertThat(counter.statements()).hasSize(1);
+        // revoked, and the user's version: one round trip
+        assertThat(storeCalls).containsExactly("getAll");
+    }
+
+    @Test
+    void whenTheSameBearerTokenComesAgainThenNoStatementAndOneStoreCall() {
+        String access = fixture.tokens.issue(TokenType.ACCESS, userId, "developer");
+        request(() -> authenticator.bearer(access));
+        storeCalls.clear();
+
+        Caller caller = request(() -> authenticator.bearer(access));
+
+        assertThat(caller.groups()).containsExactlyInAnyOrder("user", "developer");
+        assertThat(counter.statements()).isEmpty();
+        assertThat(storeCalls).containsExactly("getAll");
     }
 
     @Test

@@ -206,6 +206,20 @@ abstract class KeyValueStoreContract {
     }
 
     @Test
+    void whenSeveralKeysAreReadAtOnceThenEachAnswersInTheOrderAsked() {
+        store().set(key("a"), "first", Duration.ofMillis(800));
+        store().set(key("c"), "third", null);
+
+        assertThat(store().getAll(List.of(key("c"), key("b"), key("a"), key("c"))))
+                .containsExactly(Optional.of("third"), Optional.empty(), Optional.of("first"), Optional.of("third"));
+        assertThat(store().getAll(List.of())).isEmpty();
+
+        advance(Duration.ofMillis(1_000));
+
+        assertThat(store().getAll(List.of(key("a"), key("c")))).containsExactly(Optional.empty(), Optional.of("third"));
+    }
+
+    @Test
     void whenGetAndSetThenTheReplacedValueIsAnsweredAndTheNewOneKeptWithItsTtl() {
         assertThat(store().getAndSet(key("place"), "first", Duration.ofMillis(800))).isEmpty();
         assertThat(store().getAndSet(key("place"), "second", Duration.ofMillis(800))).contains("first");

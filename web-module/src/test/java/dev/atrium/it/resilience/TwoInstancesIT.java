@@ -25,6 +25,8 @@ import dev.atrium.it.MarketplaceFixtures;
  * arrives, and one listed while the other was down is found there as soon as it is back.</li>
  * <li>Each names itself as the issuer of its SSO tokens, signed with the one key ring they share: the reports
  * subsystem beside one instance refuses the other's tokens with 401 although their signatures verify.</li>
+ * <li>Each keeps article lists and the callers of bearer tokens: a change through one shows in the other's next
+ * answer.</li>
  * </ul>
  */
 @ExtendWith(AtriumServer.class)
@@ -114,6 +116,35 @@ class TwoInstancesIT {
 
         assertThat(author.api().delete("/api/v1/articles/" + id).status()).isEqualTo(204);
         assertThat(titles(onPeer, list)).isEmpty();
+    }
+
+    /** Each instance keeps the callers of bearer tokens; a user changed through one is acted on by the other at once. */
+    @Test
+    void whenAUserChangesThroughOneInstanceThenTheOtherActsOnItAtOnce() {
+        var user = Accounts.verified("twin-caller");
+        var admin = Accounts.admin();
+        var onPeer = user.api().at(peer.baseUrl());
+        assertThat(permissions(onPeer)).doesNotContain("file:upload");
+        assertThat(permissions(onPeer)).doesNotContain("file:upload");
+
+        assertThat(admin.api().post("/admin/users/" + user.id() + "/roles", Map.of("role", "pro_user")).status())
+                .isEqualTo(201);
+        assertThat(permissions(onPeer)).contains("file:upload");
+
+        assertThat(admin.api().delete("/admin/users/" + user.id() + "/roles/pro_user").status()).isEqualTo(204);
+        assertThat(permissions(onPeer)).doesNotContain("file:upload");
+
+        assertThat(admin.api().patch("/admin/users/" + user.id(), Map.of("is_active", false)).status())
+                .isEqualTo(200);
+        assertThat(onPeer.get("/me/permissions").status()).isEqualTo(401);
+    }
+
+    private static List<String> permissions(Api api) {
+        var reply = api.get("/me/permissions");
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        var names = new java.util.ArrayList<String>();
+        reply.json().get("permissions").forEach(n -> names.add(n.asText()));
+        return names;
     }
 
     private static String sso(Api api, Accounts.Account user) {

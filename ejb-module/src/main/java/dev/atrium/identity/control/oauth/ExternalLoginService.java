@@ -16,6 +16,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import dev.atrium.identity.control.AuditAction;
 import dev.atrium.identity.control.AuditService;
 import dev.atrium.identity.control.Caller;
+import dev.atrium.identity.control.KnownCallers;
 import dev.atrium.identity.control.LoginService;
 import dev.atrium.identity.control.RequestOrigin;
 import dev.atrium.identity.control.RoleRepository;
@@ -56,6 +57,9 @@ public class ExternalLoginService {
 
     @Inject
     UserRepository users;
+
+    @Inject
+    KnownCallers callers;
 
     @Inject
     RoleRepository roles;
@@ -201,6 +205,7 @@ public class ExternalLoginService {
             }
             user = local.get();
             user.confirmEmailThroughProvider(now);
+            callers.changed(user.id());
         } else {
             user = User.external(address, username(identity, address), roles.require(User.DEFAULT_ROLE), now);
             if (!users.add(user)) {

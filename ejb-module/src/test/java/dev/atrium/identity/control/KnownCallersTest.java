@@ -1,0 +1,407 @@
+package dev.atrium.identity.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import jakarta.persistence.EntityManager;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.atrium.identity.entity.EmailAddress;
+import dev.atrium.identity.entity.Role;
+import dev.atrium.identity.entity.User;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.kv.InMemoryKeyValueStore;
+import dev.atrium.platform.kv.KeyValueStore;
+import dev.atrium.platform.persistence.StatementCounter;
+
+/**
+ * Callers kept between bearer requests ({@link KnownCallers}): two instances on one shared store and database, as
+ * a cluster runs them, against an authenticator that keeps nothing. A change made through a service (which calls
+ * {@code changed}) shows on every instance at the next request; only a change made behind the services' back waits
+ * for the seconds.
+ */
+class KnownCallersTest {
+
+    private static final AtomicLong NAMES = new AtomicLong();
+    private static StatementCounter counter;
+
+    private final TokenFixture fixture = new TokenFixture();
+    private final List<String> storeCalls = new ArrayList<>();
+    private final KeyValueStore store = counted(new InMemoryKeyValueStore(fixture.clock), storeCalls);
+    private final TokenBlacklist blacklist = new TokenBlacklist();
+    private EntityManager em;
+    private KnownCallers knownA;
+    private KnownCallers knownB;
+    private Authenticator instanceA;
+    private Authenticator instanceB;
+    private Authenticator keepingNothing;
+
+    @BeforeAll
+    static void database() {
+        counter = StatementCounter.database("known-callers");
+    }
+
+    @AfterAll
+    static void close() {
+        counter.close();
+    }
+
+    @BeforeEach
+    void wire() {
+        em = counter.entityManagers().createEntityManager();
+        blacklist.store = store;
+        blacklist.clock = fixture.clock;
+        knownA = known(30);
+        knownB = known(30);
+        instanceA = authenticator(knownA);
+        instanceB = authenticator(knownB);
+        keepingNothing = authenticator(known(0));
+    }
+
+    @Test
+    void whenTheSameTokenComesAgainThenTheUserIsNotReadAgainAndTheStoreAskedOnce() {
+        long ada = newUser();
+        String token = access(ada);
+        request(instanceA, token);
+
+        storeCalls.clear();
+        Caller again = request(instanceA, token);
+
+        assertThat(counter.statements()).isEmpty();
+        assertThat(storeCalls).containsExactly("getAll");
+        assertThat(again).isEqualTo(request(keepingNothing, token));
+    }
+
+    @Test
+    void whenAUserIsDeactivatedThroughOneInstanceThenTheOtherRefusesItsTokenAtOnce() {
+        long ada = newUser();
+        String token = access(ada);
+        request(instanceA, token);
+        request(instanceB, token);
+
+        change(ada, knownA, u -> u.deactivate(1L, "test", fixture.clock.instant()));
+
+        assertRefused(instanceB, token);
+        assertRefused(instanceA, token);
+    }
+
+    @Test
+    void whenARoleIsGrantedOrRevokedThenTheNextRequestCarriesTheNewPermissions() {
+        long ada = newUser();
+        String token = access(ada);
+        assertThat(request(instanceB, token).groups()).containsExactly("user");
+
+        change(ada, knownA, u -> u.grant(role("admin"), fixture.clock.instant()));
+        Caller granted = request(instanceB, token);
+        assertThat(granted.groups()).containsExactlyInAnyOrder("user", "admin");
+        assertThat(granted).isEqualTo(request(keepingNothing, token));
+
+        change(ada, knownB, u -> u.revoke("admin", fixture.clock.instant()));
+        assertThat(request(instanceA, token).groups()).containsExactly("user");
+        assertThat(request(instanceB, token).permissions()).isEqualTo(request(keepingNothing, token).permissions());
+    }
+
+    @Test
+    void whenCredentialsAreRevokedThenTokensIssuedBeforeAreRefusedAndLaterOnesAccepted() {
+        long ada = newUser();
+        String before = access(ada);
+        request(instanceA, before);
+        fixture.clock.advance(Duration.ofSeconds(5));
+
+        change(ada, knownB, u -> u.revokeCredentials(fixture.clock.instant()));
+        fixture.clock.advance(Duration.ofSeconds(1));
+        String after = access(ada);
+
+        assertRefused(instanceA, before);
+        assertThat(request(instanceA, after).userId()).isEqualTo(ada);
+    }
+
+    @Test
+    void whenAKeptTokenIsRevokedThenItIsRefused() {
+        long ada = newUser();
+        String token = access(ada);
+        request(instanceA, token);
+
+        blacklist.add(token, fixture.clock.instant().plusSeconds(900));
+
+        assertRefused(instanceA, token);
+    }
+
+    @Test
+    void whenAKeptTokenExpiresThenItIsRefused() {
+        long ada = newUser();
+        String token = access(ada);
+        request(instanceA, token);
+
+        fixture.clock.advance(Duration.ofSeconds(900));
+
+        assertRefused(instanceA, token);
+    }
+
+    @Test
+    void whenTheKeyOfAKeptTokenLeavesTheRingThenTheTokenIsRefused() {
+        long ada = newUser();
+        String token = access(ada);
+        request(instanceA, token);
+
+        fixture.ring.rotate(KeyRing.HS256);
+        ((InMemoryKeyRingStore) fixture.ring.store).delete(List.of(kidOf(token)));
+        // the ring reads its store again after 30 seconds, as it does without any caller kept
+        fixture.clock.advance(Duration.ofSeconds(31));
+
+        assertRefused(instanceA, token);
+        assertRefused(keepingNothing, token);
+    }
+
+    @Test
+    void whenAUserIsChangedBehindTheServicesBackThenTheChangeShowsOnceTheSecondsPass() {
+        long ada = newUser();
+        String token = access(ada);
+        request(instanceA, token);
+
+        change(ada, null, u -> u.rename("renamed-by-hand", fixture.clock.instant()));
+        assertThat(request(instanceA, token).username()).isNotEqualTo("renamed-by-hand");
+
+        fixture.clock.advance(Duration.ofSeconds(30));
+        assertThat(request(instanceA, token).username()).isEqualTo("renamed-by-hand");
+    }
+
+    @Test
+    void whenTheStoreLosesTheVersionThenAUserKeptUnderAnotherOneIsReadAgain() {
+        long ada = newUser();
+        String token = access(ada);
+        change(ada, knownA, u -> u.rename("before", fixture.clock.instant()));
+        assertThat(request(instanceA, token).username()).isEqualTo("before");
+
+        change(ada, null, u -> u.rename("after", fixture.clock.instant()));
+        store.delete(KnownCallers.versionKey(ada));
+
+        assertThat(request(instanceA, token).username()).isEqualTo("after");
+    }
+
+    @Test
+    void whenNothingMayBeKeptThenEveryRequestReadsTheUser() {
+        long ada = newUser();
+        String token = access(ada);
+        request(keepingNothing, token);
+
+        request(keepingNothing, token);
+
+        assertThat(counter.statements()).hasSize(1);
+    }
+
+    @Test
+    void whenATableIsFullThenItStartsAfresh() {
+        Map<Integer, String> table = new HashMap<>();
+        for (int i = 0; i < KnownCallers.MAX_ENTRIES; i++) {
+            KnownCallers.keep(table, i, "kept");
+        }
+        KnownCallers.keep(table, 0, "replaced");
+        assertThat(table).hasSize(KnownCallers.MAX_ENTRIES).containsEntry(0, "replaced");
+
+        KnownCallers.keep(table, -1, "one more");
+
+        assertThat(table).containsOnly(Map.entry(-1, "one more"));
+    }
+
+    /**
+     * A seeded run of requests and changes on two instances: valid, expired, revoked and forged tokens, roles granted
+     * and revoked, deactivation, revoked credentials, renames, the clock moving. Every answer equals the one of an
+     * authenticator that keeps nothing, and a forged token is never accepted, however often its original was.
+     */
+    @Test
+    void whenRequestsAndChangesInterleaveOnTwoInstancesThenEveryAnswerIsTheOneOfNothingKept() {
+        var random = new Random(20261126L);
+        List<Long> users = List.of(newUser(), newUser(), newUser());
+        List<String> tokens = new ArrayList<>();
+        users.forEach(u -> tokens.add(access(u)));
+        int accepted = 0;
+        int refused = 0;
+        for (int step = 0; step < 2_000; step++) {
+            long user = users.get(random.nextInt(users.size()));
+            KnownCallers through = random.nextBoolean() ? knownA : knownB;
+            int op = random.nextInt(20);
+            if (op == 0) {
+                change(user, through, u -> u.grant(role(random.nextBoolean() ? "admin" : "developer"),
+                        fixture.clock.instant()));
+            } else if (op == 1) {
+                change(user, through, u -> {
+                    if (u.roleNames().size() > 1) {
+                        u.revoke(u.roleNames().get(u.roleNames().size() - 1), fixture.clock.instant());
+                    }
+                });
+            } else if (op == 2) {
+                change(user, through, u -> {
+                    if (u.isActive()) {
+                        u.deactivate(1L, null, fixture.clock.instant());
+                    } else {
+                        u.reactivate(fixture.clock.instant());
+                    }
+                });
+            } else if (op == 3) {
+                change(user, through, u -> u.revokeCredentials(fixture.clock.instant()));
+            } else if (op == 4) {
+                change(user, through, u -> u.rename("name-" + random.nextInt(1_000), fixture.clock.instant()));
+            } else if (op == 5) {
+                fixture.clock.advance(Duration.ofSeconds(random.nextInt(40)));
+                tokens.add(access(user));
+            } else if (op == 6 && random.nextInt(3) == 0) {
+                String token = tokens.get(random.nextInt(tokens.size()));
+                blacklist.add(token, fixture.clock.instant().plusSeconds(900));
+            } else if (op > 6) {
+                // mostly the latest tokens, as clients present them; now and then any issued before
+                int pick = random.nextInt(10) < 7 ? tokens.size() - 1 - random.nextInt(Math.min(4, tokens.size()))
+                        : random.nextInt(tokens.size());
+                String token = tokens.get(pick);
+                boolean forge = op >= 17;
+                String presented = forge ? forged(token, random) : token;
+                Authenticator instance = random.nextBoolean() ? instanceA : instanceB;
+                Object expected = answer(keepingNothing, presented);
+                Object actual = answer(instance, presented);
+                assertThat(actual).as("step %d, %s token", step, forge ? "forged" : "issued").isEqualTo(expected);
+                if (forge) {
+                    assertThat(actual).as("step %d: a forged token", step).isEqualTo("401");
+                }
+                if (actual instanceof Caller) {
+                    accepted++;
+                } else {
+                    refused++;
+                }
+            }
+        }
+        // the run must have exercised both answers to mean anything
+        assertThat(accepted).isGreaterThan(100);
+        assertThat(refused).isGreaterThan(100);
+    }
+
+    private Object answer(Authenticator authenticator, String token) {
+        try {
+            return request(authenticator, token);
+        } catch (BusinessException e) {
+            assertThat(e.getMessage()).isEqualTo(Authenticator.INVALID);
+            return "401";
+        }
+    }
+
+    /** One character of the token changed (the header, the claims or the signature), or a segment cut short. */
+    private static String forged(String token, Random random) {
+        char[] chars = token.toCharArray();
+        if (random.nextInt(4) == 0) {
+            return token.substring(0, token.lastIndexOf('.') + 1 + random.nextInt(10));
+        }
+        int at;
+        do {
+            at = random.nextInt(chars.length);
+        } while (chars[at] == '.');
+        char was = chars[at];
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        char now;
+        do {
+            now = alphabet.charAt(random.nextInt(alphabet.length()));
+        } while (now == was);
+        chars[at] = now;
+        String forged = new String(chars);
+        // the last character of a base64url segment can carry unused bits: a change there may decode alike
+        return forged.equals(token) ? forged + "A" : forged;
+    }
+
+    private void assertRefused(Authenticator authenticator, String token) {
+        assertThatThrownBy(() -> request(authenticator, token)).isInstanceOf(BusinessException.class)
+                .hasMessage(Authenticator.INVALID);
+    }
+
+    private Caller request(Authenticator authenticator, String token) {
+        return counter.request(em, () -> authenticator.accessToken(token));
+    }
+
+    private String access(long userId) {
+        return fixture.tokens.issue(TokenType.ACCESS, userId, "user");
+    }
+
+    private String kidOf(String token) {
+        try {
+            return com.nimbusds.jwt.SignedJWT.parse(token).getHeader().getKeyID();
+        } catch (java.text.ParseException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A change committed as a service makes it; {@code through} is the instance whose service announces it. */
+    private void change(long userId, KnownCallers through, Consumer<User> change) {
+        counter.inTransaction(em -> {
+            change.accept(em.find(User.class, userId));
+            return null;
+        });
+        if (through != null) {
+            through.changed(userId);
+        }
+    }
+
+    private Role role(String name) {
+        return em.createQuery("select r from Role r where r.name = :n", Role.class).setParameter("n", name)
+                .getSingleResult();
+    }
+
+    private long newUser() {
+        return counter.inTransaction(em -> {
+            Role user = em.createQuery("select r from Role r where r.name = 'user'", Role.class).getSingleResult();
+            long n = NAMES.incrementAndGet();
+            var created = User.external(EmailAddress.of("known" + n + "@example.org"), "known" + n, user,
+                    fixture.clock.instant());
+            em.persist(created);
+            em.flush();
+            return created.id();
+        });
+    }
+
+    private KnownCallers known(long seconds) {
+        var users = new UserRepository();
+        users.em = em;
+        var roles = new RoleRepository();
+        roles.em = em;
+        var permissions = new PermissionCatalog();
+        permissions.roles = roles;
+        var known = new KnownCallers();
+        known.store = store;
+        known.clock = fixture.clock;
+        known.tokens = fixture.tokens;
+        known.users = users;
+        known.permissions = permissions;
+        known.seconds = seconds;
+        return known;
+    }
+
+    private Authenticator authenticator(KnownCallers known) {
+        var authenticator = new Authenticator();
+        authenticator.known = known;
+        return authenticator;
+    }
+
+    private static KeyValueStore counted(KeyValueStore target, List<String> calls) {
+        return (KeyValueStore) Proxy.newProxyInstance(KeyValueStore.class.getClassLoader(),
+                new Class<?>[] {KeyValueStore.class}, (proxy, method, args) -> {
+                    calls.add(method.getName());
+                    try {
+                        return method.invoke(target, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+}
