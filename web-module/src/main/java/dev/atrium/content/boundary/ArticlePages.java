@@ -1,5 +1,6 @@
 package dev.atrium.content.boundary;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Set;
@@ -20,21 +21,21 @@ import dev.atrium.platform.boundary.Json;
 import dev.atrium.platform.boundary.ListRequest;
 
 /**
- * Rendered article lists, kept as the JSON sent: a list is made again only after an article changed (on any
+ * Rendered article lists, kept as the JSON sent (its UTF-8 bytes, written out as they are): a list is made again only after an article changed (on any
  * instance: {@link ArticlesVersion}, read before the list is made), after {@code atrium.content.list-cache-seconds}
  * (60; 0 turns the cache off), or for a request it does not serve. Keyed by the viewer (a user sees their own drafts)
  * and the whole request URI (the links are built from it). Not served from here: {@code expand=author} (a user's
  * name may change without an article changing) and {@code fields} (shaped by its filter from the list's object);
- * nor any list when the version cannot be read. At most {@value #MAX_PAGES} lists and {@value #MAX_CHARS} characters
- * are kept; a list that would pass either starts the cache afresh (so requests made up to fill it only cost their
- * own lists), and one longer than {@value #MAX_PAGE_CHARS} characters is not kept.
+ * nor any list when the version cannot be read. At most {@value #MAX_PAGES} lists and {@value #MAX_BYTES} bytes are
+ * kept; a list that would pass either starts the cache afresh (so requests made up to fill it only cost their own
+ * lists), and one longer than {@value #MAX_PAGE_BYTES} bytes is not kept.
  */
 @ApplicationScoped
 public class ArticlePages {
 
     static final int MAX_PAGES = 2_000;
-    static final long MAX_CHARS = 16_000_000;
-    static final int MAX_PAGE_CHARS = 1_000_000;
+    static final long MAX_BYTES = 16_000_000;
+    static final int MAX_PAGE_BYTES = 1_000_000;
 
     @Inject
     ArticlesVersion version;
@@ -52,14 +53,14 @@ public class ArticlePages {
     private static final class Generation {
         final String version;
         final ConcurrentHashMap<String, Page> pages = new ConcurrentHashMap<>();
-        final AtomicLong chars = new AtomicLong();
+        final AtomicLong bytes = new AtomicLong();
 
         Generation(String version) {
             this.version = version;
         }
     }
 
-    private record Page(String json, Instant madeAt) {
+    private record Page(byte[] json, Instant madeAt) {
     }
 
     /**
@@ -82,7 +83,7 @@ public class ArticlePages {
         if (page != null && now.isBefore(page.madeAt().plusSeconds(seconds))) {
             return page.json();
         }
-        String json = Json.write(render.get());
+        byte[] json = Json.write(render.get()).getBytes(StandardCharsets.UTF_8);
         keep(generation, key, new Page(json, now));
         return json;
     }
@@ -104,18 +105,18 @@ public class ArticlePages {
     }
 
     private void keep(Generation generation, String key, Page page) {
-        int length = page.json().length();
-        if (length > MAX_PAGE_CHARS) {
+        int length = page.json().length;
+        if (length > MAX_PAGE_BYTES) {
             return;
         }
         Generation target = generation;
-        if (target.pages.size() >= MAX_PAGES || target.chars.get() + length > MAX_CHARS) {
+        if (target.pages.size() >= MAX_PAGES || target.bytes.get() + length > MAX_BYTES) {
             target = new Generation(generation.version);
             if (!current.compareAndSet(generation, target)) {
                 return;
             }
         }
         Page replaced = target.pages.put(key, page);
-        target.chars.addAndGet(length - (replaced == null ? 0 : replaced.json().length()));
+        target.bytes.addAndGet(length - (replaced == null ? 0 : replaced.json().length));
     }
 }
