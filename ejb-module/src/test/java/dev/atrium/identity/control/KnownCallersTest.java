@@ -3,8 +3,6 @@ package dev.atrium.identity.control;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +24,7 @@ import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.Role;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.kv.CountedStore;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.kv.KeyValueStore;
 import dev.atrium.platform.persistence.StatementCounter;
@@ -43,7 +42,7 @@ class KnownCallersTest {
 
     private final TokenFixture fixture = new TokenFixture();
     private final List<String> storeCalls = new ArrayList<>();
-    private final KeyValueStore store = counted(new InMemoryKeyValueStore(fixture.clock), storeCalls);
+    private final KeyValueStore store = CountedStore.of(new InMemoryKeyValueStore(fixture.clock), storeCalls);
     private final TokenBlacklist blacklist = new TokenBlacklist();
     private EntityManager em;
     private KnownCallers knownA;
@@ -391,17 +390,5 @@ class KnownCallersTest {
         var authenticator = new Authenticator();
         authenticator.known = known;
         return authenticator;
-    }
-
-    private static KeyValueStore counted(KeyValueStore target, List<String> calls) {
-        return (KeyValueStore) Proxy.newProxyInstance(KeyValueStore.class.getClassLoader(),
-                new Class<?>[] {KeyValueStore.class}, (proxy, method, args) -> {
-                    calls.add(method.getName());
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
     }
 }

@@ -2,8 +2,6 @@ package dev.atrium.identity.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +19,7 @@ import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.Role;
 import dev.atrium.identity.entity.SecurityAlert;
 import dev.atrium.identity.entity.User;
+import dev.atrium.platform.kv.CountedStore;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.kv.KeyValueStore;
 import dev.atrium.platform.persistence.StatementCounter;
@@ -43,7 +42,7 @@ class TokenPathQueriesTest {
     private final TokenFixture fixture = new TokenFixture();
     private final List<String> storeCalls = new ArrayList<>();
     /** The in-memory store behind a proxy that names each call: each is a round trip to Redis in production. */
-    private final KeyValueStore store = counted(new InMemoryKeyValueStore(fixture.clock), storeCalls);
+    private final KeyValueStore store = CountedStore.of(new InMemoryKeyValueStore(fixture.clock), storeCalls);
     private EntityManager em;
     private LoginService login;
     private Authenticator authenticator;
@@ -170,18 +169,6 @@ class TokenPathQueriesTest {
 
         // the blacklist, the user's refresh count, the token's last place read and replaced in one call
         assertThat(storeCalls).containsExactly("get", "increment", "getAndSet");
-    }
-
-    private static KeyValueStore counted(KeyValueStore target, List<String> calls) {
-        return (KeyValueStore) Proxy.newProxyInstance(KeyValueStore.class.getClassLoader(),
-                new Class<?>[] {KeyValueStore.class}, (proxy, method, args) -> {
-                    calls.add(method.getName());
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
     }
 
     @Test
