@@ -83,7 +83,7 @@ public class KnownCallers {
     @Inject
     PermissionCatalog permissions;
 
-    @Resource
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     TransactionSynchronizationRegistry transactions;
 
     @Inject
