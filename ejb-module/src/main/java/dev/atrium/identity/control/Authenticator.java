@@ -59,7 +59,7 @@ public class Authenticator {
             if (!credential.startsWith("ey")) {
                 throw new InvalidTokenException(InvalidTokenException.Reason.MALFORMED);
             }
-            presented = known.present(credential, true);
+            presented = known.present(credential);
         } catch (InvalidTokenException e) {
             throw BusinessException.unauthenticated(INVALID);
         }

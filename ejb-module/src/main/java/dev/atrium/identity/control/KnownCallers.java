@@ -94,11 +94,11 @@ public class KnownCallers {
     private final Map<Long, KnownUser> knownUsers = new ConcurrentHashMap<>();
 
     /**
-     * An access token (or, with {@code acceptSso}, an SSO token) checked now or earlier, then asked about in the
-     * store: revoked, and its user's version. Throws as {@link TokenService#verify} does, and {@code REVOKED}.
+     * An access token or SSO token checked now or earlier, then asked about in the store: revoked, and its user's
+     * version. Throws as {@link TokenService#verify} does, and {@code REVOKED}.
      */
-    public Presented present(String credential, boolean acceptSso) throws InvalidTokenException {
-        Checked checked = checked(credential, acceptSso);
+    public Presented present(String credential) throws InvalidTokenException {
+        Checked checked = checked(credential);
         List<Optional<String>> answers = store.getAll(List.of(checked.revokedKey(),
                 versionKey(checked.token().userId())));
         if (answers.get(0).isPresent()) {
@@ -140,13 +140,12 @@ public class KnownCallers {
         });
     }
 
-    private Checked checked(String credential, boolean acceptSso) throws InvalidTokenException {
+    private Checked checked(String credential) throws InvalidTokenException {
         Checked kept = checkedTokens.get(credential);
-        if (kept != null && (acceptSso || !"RS256".equals(kept.token().algorithm()))
-                && tokens.stillValid(kept.token())) {
+        if (kept != null && tokens.stillValid(kept.token())) {
             return kept;
         }
-        VerifiedToken token = tokens.verify(credential, TokenType.ACCESS, acceptSso);
+        VerifiedToken token = tokens.verify(credential, TokenType.ACCESS, true);
         Checked checked = new Checked(token, TokenBlacklist.key(credential));
         if (seconds > 0) {
             keep(checkedTokens, credential, checked);
