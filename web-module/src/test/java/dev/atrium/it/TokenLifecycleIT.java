@@ -3,6 +3,9 @@ package dev.atrium.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -55,6 +58,45 @@ class TokenLifecycleIT {
         assertThat(user.api().post("/logout", Map.of("refresh_token", user.refreshToken())).status()).isEqualTo(200);
         assertThat(Api.anonymous().post("/refresh", Map.of("refresh_token", user.refreshToken())).status())
                 .isEqualTo(401);
+    }
+
+    @Test
+    void whenALoggedOutTokenComesBackSpelledOtherwiseThenItIsRefusedToo() {
+        var user = Accounts.verified("respelled");
+        assertThat(user.api().post("/logout", Map.of("refresh_token", user.refreshToken())).status()).isEqualTo(200);
+        // the signature's last character carries two unused bits: three other spellings decode to the same bytes
+        for (String access : respellings(user.accessToken())) {
+            var reply = Api.anonymous().withToken(access).get("/api/v1/users/me");
+            assertThat(reply.status()).as(access).isEqualTo(401);
+            assertThat(reply.code()).isEqualTo(40100);
+        }
+        for (String refresh : respellings(user.refreshToken())) {
+            assertThat(Api.anonymous().post("/refresh", Map.of("refresh_token", refresh)).status()).as(refresh)
+                    .isEqualTo(401);
+        }
+        // and a token never revoked is read in its own spelling only
+        var other = Accounts.verified("respelledlive");
+        assertThat(other.api().get("/api/v1/users/me").status()).isEqualTo(200);
+        for (String access : respellings(other.accessToken())) {
+            assertThat(Api.anonymous().withToken(access).get("/api/v1/users/me").status()).isEqualTo(401);
+        }
+    }
+
+    /** The token with its signature's last character changed in its unused bits only. */
+    private static List<String> respellings(String token) {
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        int unused = token.length() - token.lastIndexOf('.') - 1 == 43 ? 0x03 : 0;
+        assertThat(unused).as("an HS256 signature is 43 characters").isEqualTo(0x03);
+        String head = token.substring(0, token.length() - 1);
+        int last = alphabet.indexOf(token.charAt(token.length() - 1));
+        var out = new ArrayList<String>();
+        for (int bits = 1; bits <= unused; bits++) {
+            out.add(head + alphabet.charAt(last & ~unused | bits));
+        }
+        var decoder = Base64.getUrlDecoder();
+        out.forEach(t -> assertThat(decoder.decode(t.substring(t.lastIndexOf('.') + 1)))
+                .isEqualTo(decoder.decode(token.substring(token.lastIndexOf('.') + 1))));
+        return out;
     }
 
     @Test

@@ -138,7 +138,8 @@ public class TokenService {
 
     /**
      * The checks made before any lookup (blacklist, key ring): present, at most {@link #MAX_LENGTH} characters,
-     * three base64url segments. Ours are well under a kilobyte, so anything larger is refused unread.
+     * three base64url segments, each in its one canonical spelling. Ours are well under a kilobyte, so anything
+     * larger is refused unread.
      */
     public static void checkShape(String token) throws InvalidTokenException {
         if (token == null || token.isEmpty()) {
@@ -147,9 +148,48 @@ public class TokenService {
         if (token.length() > MAX_LENGTH) {
             throw new InvalidTokenException(Reason.TOO_LARGE);
         }
-        if (!COMPACT_JWS.matcher(token).matches()) {
+        if (!COMPACT_JWS.matcher(token).matches() || !canonical(token)) {
             throw new InvalidTokenException(Reason.MALFORMED);
         }
+    }
+
+    /**
+     * Whether every segment is spelled as its bytes encode. A segment's last character may carry unused bits, so up to
+     * sixteen spellings decode alike; the blacklist names a token by its spelling, so an alias of a revoked token
+     * would pass it. Only the one spelling our encoder writes is read: no impossible length, no unused bit set.
+     */
+    static boolean canonical(String token) {
+        int start = 0;
+        for (int i = 0; i <= token.length(); i++) {
+            if (i < token.length() && token.charAt(i) != '.') {
+                continue;
+            }
+            int rest = (i - start) % 4;
+            if (rest == 1) {
+                return false;
+            }
+            if (rest > 1) {
+                int last = sextet(token.charAt(i - 1));
+                if ((last & (rest == 2 ? 0x0F : 0x03)) != 0) {
+                    return false;
+                }
+            }
+            start = i + 1;
+        }
+        return true;
+    }
+
+    private static int sextet(char c) {
+        if (c >= 'A' && c <= 'Z') {
+            return c - 'A';
+        }
+        if (c >= 'a' && c <= 'z') {
+            return c - 'a' + 26;
+        }
+        if (c >= '0' && c <= '9') {
+            return c - '0' + 52;
+        }
+        return c == '-' ? 62 : 63;
     }
 
     /**

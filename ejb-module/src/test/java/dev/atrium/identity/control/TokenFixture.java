@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 
 import javax.crypto.Mac;
@@ -55,7 +57,11 @@ final class TokenFixture {
     }
 
     static String signed(String header, String claims, byte[] secret) {
-        String input = b64(header) + "." + b64(claims);
+        return signedInput(b64(header) + "." + b64(claims), secret);
+    }
+
+    /** Encoded header and claims as given, with their HS256 signature appended. */
+    static String signedInput(String input, byte[] secret) {
         try {
             var mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret, "HmacSHA256"));
@@ -68,5 +74,26 @@ final class TokenFixture {
 
     static String b64(String json) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static final String ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+    /**
+     * Every other spelling of a base64url segment that decodes to the same bytes (its last character with unused bits
+     * set); none when the segment's length leaves no unused bits.
+     */
+    static List<String> respellings(String segment) {
+        int rest = segment.length() % 4;
+        if (rest < 2) {
+            return List.of();
+        }
+        int unused = rest == 2 ? 0x0F : 0x03;
+        String head = segment.substring(0, segment.length() - 1);
+        int last = ALPHABET.indexOf(segment.charAt(segment.length() - 1));
+        var out = new ArrayList<String>();
+        for (int bits = 1; bits <= unused; bits++) {
+            out.add(head + ALPHABET.charAt(last & ~unused | bits));
+        }
+        return out;
     }
 }

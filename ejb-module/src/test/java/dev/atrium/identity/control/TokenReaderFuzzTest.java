@@ -1,6 +1,7 @@
 package dev.atrium.identity.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
@@ -87,6 +88,58 @@ class TokenReaderFuzzTest {
         assertThat(seen).contains(Reason.MALFORMED, Reason.ALGORITHM, Reason.UNKNOWN_KEY, Reason.SIGNATURE,
                 Reason.EXPIRED, Reason.WRONG_TYPE, Reason.TOO_LARGE);
         assertThat(accepted).isPositive();
+    }
+
+    @Test
+    void whenAnIssuedTokenIsSpelledOtherwiseThenOnlyItsOwnSpellingIsRead() throws Exception {
+        var random = new Random(SEED + 3);
+        int respelled = 0;
+        for (int i = 0; i < 200; i++) {
+            long user = 1 + random.nextInt(1_000_000);
+            boolean sso = random.nextInt(4) == 0;
+            TokenType type = sso || random.nextBoolean() ? TokenType.ACCESS : TokenType.REFRESH;
+            String token = sso ? fixture.tokens.issueSso(user, "user", List.of("user"))
+                    : fixture.tokens.issue(type, user, "user");
+            assertThat(fixture.tokens.verify(token, type, true).userId()).isEqualTo(user);
+            String[] parts = token.split("\\.", -1);
+            for (int s = 0; s < parts.length; s++) {
+                for (String other : TokenFixture.respellings(parts[s])) {
+                    String[] copy = parts.clone();
+                    copy[s] = other;
+                    String alias = String.join(".", copy);
+                    assertThat(Base64.getUrlDecoder().decode(other)).isEqualTo(Base64.getUrlDecoder().decode(parts[s]));
+                    assertThatThrownBy(() -> fixture.tokens.verify(alias, type, true)).as(alias)
+                            .isInstanceOfSatisfying(InvalidTokenException.class,
+                                    e -> assertThat(e.reason()).isEqualTo(Reason.MALFORMED));
+                    respelled++;
+                }
+            }
+        }
+        assertThat(respelled).isGreaterThan(600);
+    }
+
+    @Test
+    void whenRandomSegmentsAreCheckedThenCanonicalIsWhatTheEncoderWritesBackOfTheDecoded() {
+        var random = new Random(SEED + 4);
+        int canonical = 0;
+        for (int i = 0; i < 50_000; i++) {
+            var segment = new StringBuilder();
+            for (int n = random.nextInt(48); n > 0; n--) {
+                segment.append(TokenFixture.ALPHABET.charAt(random.nextInt(64)));
+            }
+            String s = segment.toString();
+            boolean expected;
+            try {
+                expected = Base64.getUrlEncoder().withoutPadding()
+                        .encodeToString(Base64.getUrlDecoder().decode(s)).equals(s);
+            } catch (IllegalArgumentException e) {
+                expected = false;
+            }
+            assertThat(TokenService.canonical(s)).as(s).isEqualTo(expected);
+            assertThat(TokenService.canonical(s + "." + s + ".")).as(s).isEqualTo(expected);
+            canonical += expected ? 1 : 0;
+        }
+        assertThat(canonical).isBetween(10_000, 40_000);
     }
 
     private void read(String token, Random random, int round) {

@@ -106,6 +106,10 @@ class TokenReaderTest {
                 Arguments.of("tampered payload", parts[0] + "." + TokenFixture.b64(access()) + "." + parts[2],
                         Reason.SIGNATURE),
                 Arguments.of("signature stripped", parts[0] + "." + parts[1] + ".", Reason.MALFORMED),
+                Arguments.of("signature spelled otherwise (an unused bit set)", parts[0] + "." + parts[1] + "."
+                        + TokenFixture.respellings(parts[2]).get(0), Reason.MALFORMED),
+                Arguments.of("signature of an impossible length", valid + "AA", Reason.MALFORMED),
+                Arguments.of("claims spelled otherwise", respelledClaims(), Reason.MALFORMED),
                 Arguments.of("expired", F.signed(hs256(), claims("access", "7", F.inSeconds(-1))), Reason.EXPIRED),
                 Arguments.of("no exp", F.signed(hs256(), "{\"sub\":\"7\",\"type\":\"access\"}"), Reason.EXPIRED),
                 Arguments.of("exp a string", F.signed(hs256(), "{\"sub\":\"7\",\"type\":\"access\",\"exp\":\"soon\"}"),
@@ -127,6 +131,16 @@ class TokenReaderTest {
                         Reason.MALFORMED),
                 Arguments.of("sub beyond a long", F.signed(hs256(), claims("access", "99999999999999999999",
                         F.inSeconds(60))), Reason.MALFORMED));
+    }
+
+    /** Claims whose encoding leaves unused bits, one of them set, signed with our key over what is sent. */
+    private static String respelledClaims() {
+        String claims = access();
+        while (TokenFixture.b64(claims).length() % 4 < 2) {
+            claims = claims.substring(0, claims.length() - 1) + " }";
+        }
+        return TokenFixture.signedInput(TokenFixture.b64(hs256()) + "."
+                + TokenFixture.respellings(TokenFixture.b64(claims)).get(0), F.ring.currentHmac().secret());
     }
 
     @ParameterizedTest(name = "{0}")
