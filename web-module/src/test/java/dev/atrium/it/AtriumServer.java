@@ -288,7 +288,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         }
         Path war = ItWar.build(Path.of(System.getProperty("atrium.war", "target/atrium.war")),
                 Path.of("target/test-classes"), work.resolve("atrium-it.war"));
-        command = new ArrayList<>(List.of(javaBin(), "-Xmx768m", "-jar",
+        command = new ArrayList<>(List.of(javaBin(), "-Xmx768m", "-Djdk.httpclient.connectionPoolSize=20", "-jar",
                 System.getProperty("payara.jar", "target/payara-micro.jar"),
                 "--deploy", war.toString(), "--contextroot", "/",
                 // the reports subsystem beside it, as an operator deploys it (README, "Reports")

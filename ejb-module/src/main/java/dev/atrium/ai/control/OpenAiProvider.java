@@ -46,9 +46,9 @@ import dev.atrium.platform.error.Problem;
  * Any OpenAI-compatible {@code /v1/chat/completions} endpoint, streaming ({@code stream: true}, server-sent chunks
  * until {@code [DONE]}, usage from the final chunk) or not. One shared HTTP client, pooled as spec 02's outbound
  * limits say: at most 100 calls (connections) at once, a call beyond waits up to 30 s and is then refused with 503;
- * at most 20 idle connections kept alive (the JDK client's {@code jdk.httpclient.connectionPoolSize}, set here unless
- * the JVM already names it); connecting and waiting for the response head time out after 30 s. The API key goes only into the
- * {@code Authorization} header and never into logs or errors. A cancelled stream is closed within about 200 ms
+ * at most 20 idle connections kept alive (the JDK client's {@code jdk.httpclient.connectionPoolSize}, a JVM option
+ * every launcher passes; said once at start when it is missing); connecting and waiting for the response head time
+ * out after 30 s. The API key goes only into the {@code Authorization} header and never into logs or errors. A cancelled stream is closed within about 200 ms
  * even while the provider sends nothing, which drops the connection and ends the generation upstream.
  * <p>
  * Behind a gateway that wants OAuth 2.0 instead of a static key ({@code atrium.llm.token-url} set), the bearer is a
@@ -105,9 +105,10 @@ public class OpenAiProvider implements ModelProvider {
 
     @PostConstruct
     void init() {
-        // read by the JDK once, when its first HTTP client is built; a JVM option of the operator's wins
+        // read by the JDK once, before its first HTTP client, so it can only be a JVM option (scripts/run and the rest)
         if (System.getProperty(POOL_SIZE) == null) {
-            System.setProperty(POOL_SIZE, Integer.toString(KEEP_ALIVE_CONNECTIONS));
+            LOG.warning(() -> "The JVM has no -D" + POOL_SIZE + ": the JDK keeps every idle connection to the model "
+                    + "provider alive; scripts/run passes -D" + POOL_SIZE + "=" + KEEP_ALIVE_CONNECTIONS);
         }
         client = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
         cancellations = Executors.newSingleThreadScheduledExecutor(threads);

@@ -122,8 +122,9 @@ class OpenAiProviderTest {
     }
 
     @Test
-    void whenTheProviderStartsThenItsClientKeepsAtMostTwentyConnectionsAlive() {
-        assertThat(System.getProperty("jdk.httpclient.connectionPoolSize")).isEqualTo("20");
+    void whenTheLimitsAreReadThenTheyAreSpecTwosOutboundOnes() {
+        // the launchers pass the keep-alive limit as a JVM option: ServerConfigurationTest
+        assertThat(OpenAiProvider.KEEP_ALIVE_CONNECTIONS).isEqualTo(20);
         assertThat(OpenAiProvider.MAX_CONNECTIONS).isEqualTo(100);
     }
 }

@@ -43,6 +43,17 @@ class ServerConfigurationTest {
     }
 
     @Test
+    void whenAnyLauncherStartsTheJvmThenItKeepsAtMostTwentyIdleConnectionsToTheModelProvider() throws IOException {
+        // the JDK reads it once, before its first HTTP client: a JVM option, never set by the application
+        String option = "-Djdk.httpclient.connectionPoolSize=20";
+        assertThat(Files.readString(ROOT.resolve("scripts/run"))).contains("java " + option + " ");
+        assertThat(Files.readString(ROOT.resolve("docker/Dockerfile"))).contains("\"java\", \"" + option + "\"");
+        assertThat(Files.readString(CONFIG.resolve("server-domain.asadmin"))).contains("create-jvm-options " + option);
+        assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
+                .contains("\"" + option + "\"");
+    }
+
+    @Test
     void whenEitherRuntimeIsLaunchedThenItAppliesTheSharedFile() throws IOException {
         assertThat(Files.readString(ROOT.resolve("scripts/run")))
                 .contains("--prebootcommandfile server-config/payara/atrium.asadmin");
