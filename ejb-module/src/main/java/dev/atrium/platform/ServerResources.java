@@ -7,7 +7,7 @@ package dev.atrium.platform;
  */
 public final class ServerResources {
 
-    /** Streamed chat answers (SSE and WebSocket): one thread per open stream. */
+    /** The thread factory of streamed chat answers (SSE and WebSocket): one thread per open stream. */
     public static final String STREAMS = "concurrent/atrium-streams";
 
     /** The application's long-lived workers: queue consumers, the outbox relay, cancellation timers. */

@@ -8,8 +8,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -43,7 +41,6 @@ import dev.atrium.ai.control.StreamCache;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.boundary.RequiresPermission;
-import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 
@@ -76,8 +73,8 @@ public class ChatResource {
     @ConfigProperty(name = "atrium.ai.stream-resume-stall-seconds", defaultValue = "60")
     long stallSeconds;
 
-    @Resource(lookup = ServerResources.STREAMS)
-    ManagedExecutorService executor;
+    @Inject
+    StreamThreads executor;
 
     @POST
     @Path("completions")

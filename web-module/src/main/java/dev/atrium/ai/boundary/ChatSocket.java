@@ -114,6 +114,16 @@ public class ChatSocket {
             send(session, error(e));
             return;
         }
+        try {
+            stream(session, caller, admission, turns, busy);
+        } catch (BusinessException e) {
+            busy.set(false);
+            send(session, error(e));
+        }
+    }
+
+    private void stream(Session session, Caller caller, QuotaService.Admission admission, List<ChatTurn> turns,
+                        AtomicBoolean busy) {
         sockets.run(() -> {
             try {
                 var usage = models.stream(admission.model(), turns,
@@ -217,12 +227,17 @@ public class ChatSocket {
     private void refuse(Session session, String reason) {
         // closed just after the upgrade rather than inside it: closing within @OnOpen raced the container's own
         // set-up of the connection, and now and then the client never saw the close frame
-        sockets.run(() -> {
+        Runnable close = () -> {
             try {
                 session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
             } catch (IOException | IllegalStateException e) {
                 // the client is gone already
             }
-        });
+        };
+        try {
+            sockets.run(close);
+        } catch (BusinessException allStreaming) {
+            close.run();
+        }
     }
 }

@@ -4,25 +4,23 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.Session;
 
-import dev.atrium.platform.ServerResources;
-
 /**
  * The live chat WebSocket of each user on this instance: one per user id, a new connection replacing (and closing)
- * the old one; a connection leaves the registry when it closes. Also runs the streams, off the container's threads.
+ * the old one; a connection leaves the registry when it closes. Also runs the streams, off the container's threads
+ * ({@link StreamThreads}).
  */
 @ApplicationScoped
 public class ChatSockets {
 
     private final Map<Long, Session> live = new ConcurrentHashMap<>();
 
-    @Resource(lookup = ServerResources.STREAMS)
-    ManagedExecutorService executor;
+    @Inject
+    StreamThreads executor;
 
     public void register(long userId, Session session) {
         Session previous = live.put(userId, session);

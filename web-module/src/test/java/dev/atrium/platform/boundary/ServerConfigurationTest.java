@@ -78,7 +78,7 @@ class ServerConfigurationTest {
     @Test
     void whenTheSharedFileIsReadThenItCreatesTheResourcesTheApplicationLooksUp() throws IOException {
         var shared = commands("atrium.asadmin");
-        assertThat(shared).anyMatch(c -> c.startsWith("create-managed-executor-service ")
+        assertThat(shared).anyMatch(c -> c.startsWith("create-managed-thread-factory ")
                 && c.endsWith(" " + ServerResources.STREAMS));
         assertThat(shared).anyMatch(c -> c.startsWith("create-managed-thread-factory ")
                 && c.endsWith(" " + ServerResources.WORKERS));
