@@ -48,8 +48,9 @@ import dev.atrium.platform.error.Problem;
  * limits say: at most 100 calls (connections) at once, a call beyond waits up to 30 s and is then refused with 503;
  * at most 20 idle connections kept alive (the JDK client's {@code jdk.httpclient.connectionPoolSize}, a JVM option
  * every launcher passes; said once at start when it is missing); connecting and waiting for the response head time
- * out after 30 s. The API key goes only into the {@code Authorization} header and never into logs or errors. A cancelled stream is closed within about 200 ms
- * even while the provider sends nothing, which drops the connection and ends the generation upstream.
+ * out after 30 s. The API key goes only into the {@code Authorization} header and never into logs or errors. A
+ * cancelled stream is closed within about 200 ms even while the provider sends nothing, which drops the connection
+ * and ends the generation upstream.
  * <p>
  * Behind a gateway that wants OAuth 2.0 instead of a static key ({@code atrium.llm.token-url} set), the bearer is a
  * client-credentials token ({@link ClientCredentialsTokens}); a 401 from the provider drops it and the call is sent

@@ -22,10 +22,11 @@ import dev.atrium.platform.error.Problem;
 /**
  * The threads streamed chat answers run on (SSE, their resumption, the WebSocket), each held while its answer
  * streams: at most {@code atrium.ai.stream-threads} (500) at once, made on demand by the server's managed thread
- * factory {@code concurrent/atrium-streams} and let go after 60 s idle; one more is refused with 503/50300. A pool over the factory rather than a managed executor: the factory's threads
- * carry the application's context from the start, so handing a stream over is a queue hand-off, where Payara's
- * managed executor captures and sets up context for every task (about 1 ms of a stream's first token here; README,
- * Benchmarks). The tasks take ids and the caller's data as arguments, never the request's context.
+ * factory {@code concurrent/atrium-streams} and let go after 60 s idle; one more is refused with 503/50300. A pool
+ * over the factory rather than a managed executor: the factory's threads carry the application's context from the
+ * start, so handing a stream over is a queue hand-off, where Payara's managed executor captures and sets up context
+ * for every task (about 1 ms of a stream's first token here; README, Benchmarks). The tasks take ids and the caller's
+ * data as arguments, never the request's context.
  */
 @ApplicationScoped
 public class StreamThreads implements Executor {
