@@ -189,6 +189,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         port = freePort();
         Map<String, String> env = new HashMap<>();
         env.put("ATRIUM_DATA_DIR", dataDir.toString());
+        // the embedding model's DJL settings, as scripts/run passes them
+        env.put("ENGINE_CACHE_DIR", dataDir.resolve("native").toString());
+        env.put("DJL_OFFLINE", "true");
         env.put("ATRIUM_HTTP_PORT", Integer.toString(port));
         // every new user starts with this much credit, so that tests invoke paid agents without topping up first
         env.put("ATRIUM_BILLING_SIGNUP_CREDIT", SIGNUP_CREDIT);

@@ -45,6 +45,8 @@ class EmbeddedDefaultsSmokeIT {
         assertThat(list.get("total").asLong()).isEqualTo(1);
         assertThat(list.get("items").get(0).get("title").asText()).isEqualTo("Hello from the embedded default");
         assertThat(AtriumServer.get().dataDir().resolve("db").toFile().list()).isNotEmpty();
+        // the embedding model loaded at deploy: its tokenizer's library where the launcher's ENGINE_CACHE_DIR says
+        assertThat(AtriumServer.get().dataDir().resolve("native/tokenizers").toFile().list()).isNotEmpty();
     }
 
     @Test

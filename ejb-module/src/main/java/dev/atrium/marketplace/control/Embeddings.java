@@ -3,7 +3,6 @@ package dev.atrium.marketplace.control;
 import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 /**
  * The application's one embedding model, loaded on first use (the search index's start loads it while the
@@ -14,9 +13,6 @@ public class Embeddings {
 
     private static final Logger LOG = Logger.getLogger(Embeddings.class.getName());
 
-    @Inject
-    MarketplaceSettings settings;
-
     private volatile TextEmbedder embedder;
 
     public TextEmbedder embedder() {
@@ -26,10 +22,11 @@ public class Embeddings {
                 e = embedder;
                 if (e == null) {
                     long started = System.nanoTime();
-                    e = new MiniLmEmbedder(settings.nativeDir());
+                    e = new MiniLmEmbedder();
                     embedder = e;
                     long ms = (System.nanoTime() - started) / 1_000_000;
-                    LOG.info(() -> "Embedding model " + MiniLmEmbedder.MODEL_ID + " loaded in " + ms + " ms");
+                    LOG.info(() -> "Embedding model " + MiniLmEmbedder.MODEL_ID + " loaded in " + ms
+                            + " ms, its tokenizer's native library in " + MiniLmEmbedder.nativeDir());
                 }
             }
         }

@@ -1,6 +1,5 @@
 package dev.atrium.marketplace.control;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,10 +32,6 @@ public class MarketplaceSettings {
     @Inject
     @ConfigProperty(name = "atrium.marketplace.review-hours", defaultValue = "24")
     int reviewHours;
-
-    @Inject
-    @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
-    String dataDir;
 
     /** The OSV advisory file of the dependency check; blank for the one bundled with the application. */
     @Inject
@@ -79,10 +74,5 @@ public class MarketplaceSettings {
 
     public long bundleMaxUnpackedBytes() {
         return bundleMaxUnpackedBytes;
-    }
-
-    /** Where native libraries of the embedding model are unpacked. */
-    public Path nativeDir() {
-        return Path.of(dataDir).toAbsolutePath().normalize().resolve("native");
     }
 }

@@ -1,7 +1,5 @@
 package dev.atrium.marketplace.control;
 
-import java.nio.file.Path;
-
 /** The real embedding model, loaded once for all the tests of a run (loading takes seconds). */
 final class TestModel {
 
@@ -12,7 +10,7 @@ final class TestModel {
 
     static synchronized MiniLmEmbedder embedder() {
         if (embedder == null) {
-            embedder = new MiniLmEmbedder(Path.of("target", "native"));
+            embedder = new MiniLmEmbedder();
         }
         return embedder;
     }

@@ -54,6 +54,46 @@ class ServerConfigurationTest {
     }
 
     @Test
+    void whenAnyLauncherStartsTheJvmThenTheEmbeddingModelsLibraryStaysOfflineUnderTheDataDirectory()
+            throws IOException {
+        // DJL reads both once, from the environment: the application never sets them (MiniLmEmbedder)
+        assertThat(Files.readString(ROOT.resolve("scripts/run"))).contains(
+                "export ENGINE_CACHE_DIR=${ENGINE_CACHE_DIR:-$(cd \"$data\" && pwd)/native} DJL_OFFLINE=true");
+        assertThat(Files.readString(ROOT.resolve("scripts/run-server")))
+                .contains("export ENGINE_CACHE_DIR=${ENGINE_CACHE_DIR:-$data/native} DJL_OFFLINE=true");
+        assertThat(Files.readString(ROOT.resolve("docker/Dockerfile")))
+                .contains("ENV ATRIUM_DATA_DIR=/opt/atrium/data ENGINE_CACHE_DIR=/opt/atrium/data/native "
+                        + "DJL_OFFLINE=true");
+        assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
+                .contains("env.put(\"ENGINE_CACHE_DIR\", dataDir.resolve(\"native\")",
+                        "env.put(\"DJL_OFFLINE\", \"true\")");
+    }
+
+    @Test
+    void whenTheApplicationsSourcesAreReadThenNoneSetsASystemPropertyAtRunTime() throws IOException {
+        // house rule 11: configuration through MicroProfile Config; the JVM's own settings belong to the launchers
+        try (var modules = Files.list(ROOT)) {
+            var sources = modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).toList();
+            assertThat(sources).extracting(p -> ROOT.relativize(p).getName(0).toString())
+                    .contains("ejb-module", "web-module", "cli", "sdk", "sandbox", "reports-module");
+            for (Path source : sources) {
+                try (var files = Files.walk(source)) {
+                    assertThat(files.filter(p -> p.toString().endsWith(".java"))
+                            .filter(p -> read(p).contains("System.setProperty(")).toList()).isEmpty();
+                }
+            }
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void whenEitherRuntimeIsLaunchedThenItAppliesTheSharedFile() throws IOException {
         assertThat(Files.readString(ROOT.resolve("scripts/run")))
                 .contains("--prebootcommandfile server-config/payara/atrium.asadmin");
