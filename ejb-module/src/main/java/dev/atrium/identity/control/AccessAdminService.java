@@ -11,23 +11,12 @@ import dev.atrium.identity.entity.User;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.events.ApplicationEvents;
-import dev.atrium.platform.query.Catalog;
-import dev.atrium.platform.query.EntityQuery;
 import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.query.Listing;
 
 /** Administering users and their roles. Every change is audited with the acting administrator's origin. */
 @Stateless
 public class AccessAdminService {
-
-    static final Catalog<User> USERS = Catalog.of(User.class)
-            .id("id", Long.class)
-            .filterable("email", "email.value", String.class)
-            .filterable("role", "role", String.class)
-            .filterable("is_active", "active", Boolean.class)
-            .sortable("username", "username", String.class, true)
-            .sortable("email", "email.value", String.class, true)
-            .search("username", "email.value");
 
     @Inject
     UserRepository users;
@@ -51,7 +40,7 @@ public class AccessAdminService {
     ApplicationEvents events;
 
     public Listing<User> users(ListQuery query) {
-        return new EntityQuery<>(users.entityManager(), USERS).list(query);
+        return users.list(query);
     }
 
     public User user(long id) {
@@ -67,7 +56,7 @@ public class AccessAdminService {
             throw BusinessException.conflict("Administrators cannot delete their own account");
         }
         User user = user(id);
-        users.entityManager().remove(user);
+        users.remove(user);
         callers.changed(id);
         audit.record(AuditAction.USER_DELETE, id, actor.userId(), origin, true);
         events.publish(new UserDeleted(id));

@@ -6,15 +6,30 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
 import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.persistence.Constraints;
+import dev.atrium.platform.query.Catalog;
+import dev.atrium.platform.query.EntityQuery;
+import dev.atrium.platform.query.ListQuery;
+import dev.atrium.platform.query.Listing;
 
-/** Users by id and by e-mail. */
+/** Users by id and by e-mail, and the administrators' list of them. */
 @ApplicationScoped
 public class UserRepository {
+
+    /** The list conventions of the administrators' user list (and of the directory other contexts page through). */
+    static final Catalog<User> LIST = Catalog.of(User.class)
+            .id("id", Long.class)
+            .filterable("email", "email.value", String.class)
+            .filterable("role", "role", String.class)
+            .filterable("is_active", "active", Boolean.class)
+            .sortable("username", "username", String.class, true)
+            .sortable("email", "email.value", String.class, true)
+            .search("username", "email.value");
 
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
@@ -49,7 +64,16 @@ public class UserRepository {
         return Constraints.persistUnique(em, user);
     }
 
-    public EntityManager entityManager() {
-        return em;
+    /** The user, its row locked until the transaction ends. */
+    public Optional<User> findLocked(long id) {
+        return Optional.ofNullable(em.find(User.class, id, LockModeType.PESSIMISTIC_WRITE));
+    }
+
+    public Listing<User> list(ListQuery query) {
+        return new EntityQuery<>(em, LIST).list(query);
+    }
+
+    public void remove(User user) {
+        em.remove(user);
     }
 }

@@ -48,7 +48,7 @@ public class UserService {
 
     /** A page of users (list conventions of the administrators' user list) as profiles. */
     public dev.atrium.platform.query.Listing<UserProfile> directory(dev.atrium.platform.query.ListQuery query) {
-        return new dev.atrium.platform.query.EntityQuery<>(users.entityManager(), AccessAdminService.USERS).list(query)
+        return users.list(query)
                 .map(u -> new UserProfile(u.id(), u.email().value(), u.username(), u.role(), u.createdAt()));
     }
 

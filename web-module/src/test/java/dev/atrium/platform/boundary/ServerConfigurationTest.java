@@ -70,30 +70,6 @@ class ServerConfigurationTest {
     }
 
     @Test
-    void whenTheApplicationsSourcesAreReadThenNoneSetsASystemPropertyAtRunTime() throws IOException {
-        // house rule 11: configuration through MicroProfile Config; the JVM's own settings belong to the launchers
-        try (var modules = Files.list(ROOT)) {
-            var sources = modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).toList();
-            assertThat(sources).extracting(p -> ROOT.relativize(p).getName(0).toString())
-                    .contains("ejb-module", "web-module", "cli", "sdk", "sandbox", "reports-module");
-            for (Path source : sources) {
-                try (var files = Files.walk(source)) {
-                    assertThat(files.filter(p -> p.toString().endsWith(".java"))
-                            .filter(p -> read(p).contains("System.setProperty(")).toList()).isEmpty();
-                }
-            }
-        }
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    @Test
     void whenEitherRuntimeIsLaunchedThenItAppliesTheSharedFile() throws IOException {
         assertThat(Files.readString(ROOT.resolve("scripts/run")))
                 .contains("--prebootcommandfile server-config/payara/atrium.asadmin");

@@ -8,6 +8,10 @@ import jakarta.persistence.PersistenceContext;
 
 import dev.atrium.identity.entity.OAuthAccount;
 import dev.atrium.platform.persistence.Constraints;
+import dev.atrium.platform.query.Catalog;
+import dev.atrium.platform.query.EntityQuery;
+import dev.atrium.platform.query.ListQuery;
+import dev.atrium.platform.query.Listing;
 
 /** External account bindings by id, by (provider, provider user id) and by user. */
 @ApplicationScoped
@@ -41,7 +45,8 @@ public class OAuthAccountRepository {
         em.remove(account);
     }
 
-    public EntityManager entityManager() {
-        return em;
+    /** A page of one user's bindings under {@code catalog}'s list conventions. */
+    public Listing<OAuthAccount> list(long userId, Catalog<OAuthAccount> catalog, ListQuery query) {
+        return new EntityQuery<>(em, catalog).list(query, (cb, q, root) -> cb.equal(root.get("userId"), userId));
     }
 }

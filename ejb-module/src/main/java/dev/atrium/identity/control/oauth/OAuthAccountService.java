@@ -2,18 +2,17 @@ package dev.atrium.identity.control.oauth;
 
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.persistence.LockModeType;
 
 import dev.atrium.identity.control.AuditAction;
 import dev.atrium.identity.control.AuditService;
 import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.identity.control.RequestOrigin;
+import dev.atrium.identity.control.UserRepository;
 import dev.atrium.identity.entity.OAuthAccount;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.query.Catalog;
-import dev.atrium.platform.query.EntityQuery;
 import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.query.Listing;
 
@@ -29,11 +28,13 @@ public class OAuthAccountService {
     OAuthAccountRepository accounts;
 
     @Inject
+    UserRepository users;
+
+    @Inject
     AuditService audit;
 
     public Listing<OAuthAccount> list(long userId, ListQuery query) {
-        return new EntityQuery<>(accounts.entityManager(), CATALOG)
-                .list(query, (cb, q, root) -> cb.equal(root.get("userId"), userId));
+        return accounts.list(userId, CATALOG, query);
     }
 
     /**
@@ -42,10 +43,8 @@ public class OAuthAccountService {
      * cannot each leave the other as the last binding and then both go.
      */
     public void unlink(Caller caller, long id, RequestOrigin origin) {
-        User user = accounts.entityManager().find(User.class, caller.userId(), LockModeType.PESSIMISTIC_WRITE);
-        if (user == null) {
-            throw BusinessException.unauthenticated(Authenticator.INVALID);
-        }
+        User user = users.findLocked(caller.userId())
+                .orElseThrow(() -> BusinessException.unauthenticated(Authenticator.INVALID));
         OAuthAccount account = accounts.find(id).filter(a -> a.userId() == user.id())
                 .orElseThrow(() -> BusinessException.notFound("OAuth account"));
         if (user.hashedPassword().isEmpty() && accounts.countByUser(user.id()) <= 1) {
