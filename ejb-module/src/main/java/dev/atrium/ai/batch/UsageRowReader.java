@@ -6,6 +6,7 @@ import java.util.List;
 
 import jakarta.batch.api.BatchProperty;
 import jakarta.batch.api.chunk.AbstractItemReader;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -21,7 +22,7 @@ public class UsageRowReader extends AbstractItemReader {
     @BatchProperty
     String date;
 
-    @Inject
+    @EJB
     UsageReports reports;
 
     @Inject

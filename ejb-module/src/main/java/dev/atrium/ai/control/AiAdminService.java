@@ -2,6 +2,7 @@ package dev.atrium.ai.control;
 
 import java.time.Instant;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -19,10 +20,10 @@ public class AiAdminService {
                          QuotaService.DailyUsage usageToday) {
     }
 
-    @Inject
+    @EJB
     UserService users;
 
-    @Inject
+    @EJB
     TenantService tenants;
 
     @Inject

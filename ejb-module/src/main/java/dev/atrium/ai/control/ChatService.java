@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 import jakarta.ejb.ApplicationException;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -54,7 +55,7 @@ public class ChatService {
     @Inject
     QuotaService quotas;
 
-    @Inject
+    @EJB
     ConversationStore conversations;
 
     @Inject
@@ -66,7 +67,7 @@ public class ChatService {
     @Inject
     ResponseCache responses;
 
-    @Inject
+    @EJB
     TaskService tasks;
 
     @Inject

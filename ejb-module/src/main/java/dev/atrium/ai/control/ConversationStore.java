@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -51,7 +52,7 @@ public class ConversationStore {
     @Inject
     Clock clock;
 
-    @Inject
+    @EJB
     UsageLedger ledger;
 
     @Inject

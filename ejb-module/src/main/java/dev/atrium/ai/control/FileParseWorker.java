@@ -16,6 +16,7 @@ import java.util.logging.Logger;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -45,7 +46,7 @@ public class FileParseWorker implements MessageHandler {
 
     private static final Logger LOG = Logger.getLogger(FileParseWorker.class.getName());
 
-    @Inject
+    @EJB
     FileService files;
 
     @Inject

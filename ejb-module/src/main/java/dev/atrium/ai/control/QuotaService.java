@@ -7,6 +7,7 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -42,7 +43,7 @@ public class QuotaService {
     @Inject
     Clock clock;
 
-    @Inject
+    @EJB
     TenantService tenants;
 
     @Inject

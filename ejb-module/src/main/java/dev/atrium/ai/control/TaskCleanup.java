@@ -2,9 +2,9 @@ package dev.atrium.ai.control;
 
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Stateless;
-import jakarta.inject.Inject;
 
 /**
  * Spec 02's scheduled job "cleanup of expired tasks", every 3600 s: deletes the tasks whose retention has passed.
@@ -16,7 +16,7 @@ public class TaskCleanup {
 
     private static final Logger LOG = Logger.getLogger(TaskCleanup.class.getName());
 
-    @Inject
+    @EJB
     TaskService tasks;
 
     @Schedule(hour = "*", minute = "0", persistent = false)

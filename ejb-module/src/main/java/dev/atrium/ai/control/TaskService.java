@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -54,7 +55,7 @@ public class TaskService {
     @Inject
     Clock clock;
 
-    @Inject
+    @EJB
     UsageLedger ledger;
 
     @Inject

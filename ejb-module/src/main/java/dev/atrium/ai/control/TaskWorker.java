@@ -18,6 +18,7 @@ import java.util.logging.Logger;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -52,7 +53,7 @@ public class TaskWorker implements MessageHandler {
 
     private static final Logger LOG = Logger.getLogger(TaskWorker.class.getName());
 
-    @Inject
+    @EJB
     TaskService tasks;
 
     @Inject
@@ -64,7 +65,7 @@ public class TaskWorker implements MessageHandler {
     @Inject
     QuotaService quotas;
 
-    @Inject
+    @EJB
     ConversationStore conversations;
 
     @Inject

@@ -10,6 +10,7 @@ import java.util.List;
 import jakarta.batch.api.AbstractBatchlet;
 import jakarta.batch.api.BatchProperty;
 import jakarta.batch.runtime.context.JobContext;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -33,7 +34,7 @@ public class MarketplaceReportWriter extends AbstractBatchlet {
         "platform_share", "model_cost"};
     private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder().setRecordSeparator("\n").get();
 
-    @Inject
+    @EJB
     MarketplaceReports reports;
 
     @Inject

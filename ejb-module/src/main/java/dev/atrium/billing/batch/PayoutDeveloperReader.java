@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.function.BiFunction;
 
 import jakarta.batch.api.chunk.AbstractItemReader;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
-import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
 import dev.atrium.billing.control.Payouts;
@@ -19,7 +19,7 @@ public class PayoutDeveloperReader extends AbstractItemReader {
 
     static final int PAGE = 500;
 
-    @Inject
+    @EJB
     Payouts payouts;
 
     private BiFunction<Long, Integer, List<Long>> pages;

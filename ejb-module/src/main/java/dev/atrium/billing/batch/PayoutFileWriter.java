@@ -3,6 +3,7 @@ package dev.atrium.billing.batch;
 import jakarta.batch.api.AbstractBatchlet;
 import jakarta.batch.api.BatchProperty;
 import jakarta.batch.runtime.context.JobContext;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -14,7 +15,7 @@ import dev.atrium.billing.control.Payouts;
 @Dependent
 public class PayoutFileWriter extends AbstractBatchlet {
 
-    @Inject
+    @EJB
     Payouts payouts;
 
     @Inject

@@ -5,6 +5,7 @@ import java.util.List;
 import jakarta.batch.api.BatchProperty;
 import jakarta.batch.api.chunk.AbstractItemWriter;
 import jakarta.batch.runtime.context.StepContext;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -20,7 +21,7 @@ import dev.atrium.billing.control.Payouts;
 @Dependent
 public class PayoutWriter extends AbstractItemWriter {
 
-    @Inject
+    @EJB
     Payouts payouts;
 
     @Inject

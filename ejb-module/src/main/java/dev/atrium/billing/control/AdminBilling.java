@@ -4,8 +4,8 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
-import jakarta.inject.Inject;
 
 import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.BillingAccount;
@@ -23,10 +23,10 @@ import dev.atrium.platform.error.BusinessException;
 @Stateless
 public class AdminBilling {
 
-    @Inject
+    @EJB
     Ledger ledger;
 
-    @Inject
+    @EJB
     UsageQueries usages;
 
     public JournalEntry credit(long admin, long userId, BigDecimal amount, String reason) {

@@ -2,6 +2,7 @@ package dev.atrium.billing.control;
 
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -18,7 +19,7 @@ import dev.atrium.platform.messaging.MessageHandler;
 @ApplicationScoped
 public class BillingQueue implements MessageHandler {
 
-    @Inject
+    @EJB
     UsageBilling billing;
 
     @Inject

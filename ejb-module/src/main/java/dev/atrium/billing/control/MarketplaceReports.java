@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -29,7 +30,7 @@ public class MarketplaceReports {
     public record Line(String agentId, String agentName, long calls, long succeeded, RevenueSplit split) {
     }
 
-    @Inject
+    @EJB
     UsageQueries usages;
 
     @Inject

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -44,10 +45,10 @@ public class Payouts {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
-    @Inject
+    @EJB
     Ledger ledger;
 
-    @Inject
+    @EJB
     PayoutAccounts accounts;
 
     @Inject

@@ -7,8 +7,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
-import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
@@ -35,7 +35,7 @@ public class Reconciliation {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
-    @Inject
+    @EJB
     UsageQueries usages;
 
     public Report of(LocalDate date) {

@@ -4,8 +4,8 @@ import java.math.BigDecimal;
 import java.time.YearMonth;
 import java.util.List;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
-import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
@@ -30,10 +30,10 @@ public class Revenue {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
-    @Inject
+    @EJB
     UsageQueries usages;
 
-    @Inject
+    @EJB
     Ledger ledger;
 
     public Month of(long developerId, YearMonth month) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -32,19 +33,19 @@ public class UsageBilling {
     public static final String LOW_BALANCE = "1.00";
     private static final Logger LOG = Logger.getLogger(UsageBilling.class.getName());
 
-    @Inject
+    @EJB
     UsageQueries usages;
 
-    @Inject
+    @EJB
     Ledger ledger;
 
-    @Inject
+    @EJB
     Balances balances;
 
-    @Inject
+    @EJB
     UserService users;
 
-    @Inject
+    @EJB
     MailService mail;
 
     @Inject

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -65,10 +66,10 @@ public class ArticleService {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
-    @Inject
+    @EJB
     TagService tags;
 
-    @Inject
+    @EJB
     UserService users;
 
     @Inject

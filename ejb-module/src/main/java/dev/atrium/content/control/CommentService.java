@@ -2,6 +2,7 @@ package dev.atrium.content.control;
 
 import java.time.Clock;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -27,7 +28,7 @@ public class CommentService {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
-    @Inject
+    @EJB
     ArticleService articles;
 
     @Inject

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -44,7 +45,7 @@ public class TagService {
     @Inject
     Clock clock;
 
-    @Inject
+    @EJB
     TagService self;
 
     /** Tags carried by at least one published article, so names used only in drafts stay private. */

@@ -3,6 +3,7 @@ package dev.atrium.identity.control;
 import java.time.Clock;
 import java.util.List;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -24,7 +25,7 @@ public class AccessAdminService {
     @Inject
     RoleRepository roles;
 
-    @Inject
+    @EJB
     AuditService audit;
 
     @Inject

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -66,10 +67,10 @@ public class AlertService {
     @Inject
     MetricRegistry metrics;
 
-    @Inject
+    @EJB
     MailService mail;
 
-    @Inject
+    @EJB
     AuditService audit;
 
     @Inject

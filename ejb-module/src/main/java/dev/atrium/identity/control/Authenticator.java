@@ -2,6 +2,7 @@ package dev.atrium.identity.control;
 
 import java.util.Optional;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -35,7 +36,7 @@ public class Authenticator {
     @Inject
     PermissionCatalog permissions;
 
-    @Inject
+    @EJB
     ApiKeyService apiKeys;
 
     /** An access token ({@code ey…}), an SSO token, or an API key ({@code sk-…}); anything else is 401. */

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -50,7 +51,7 @@ public class KeyRing {
                             Map<String, RSAKey> rsa, List<SigningKey> keys, Instant loadedAt) {
     }
 
-    @Inject
+    @EJB
     KeyRingStore store;
 
     @Inject

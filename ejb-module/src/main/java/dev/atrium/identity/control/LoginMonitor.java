@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -35,7 +36,7 @@ public class LoginMonitor {
     @Inject
     Clock clock;
 
-    @Inject
+    @EJB
     AlertService alerts;
 
     @Inject

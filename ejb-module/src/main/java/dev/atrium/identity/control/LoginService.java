@@ -3,6 +3,7 @@ package dev.atrium.identity.control;
 import java.util.Locale;
 import java.util.Set;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -45,7 +46,7 @@ public class LoginService {
     @Inject
     LoginMonitor monitor;
 
-    @Inject
+    @EJB
     AuditService audit;
 
     @Inject

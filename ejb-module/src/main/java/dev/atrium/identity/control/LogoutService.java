@@ -1,5 +1,6 @@
 package dev.atrium.identity.control;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -21,7 +22,7 @@ public class LogoutService {
     @Inject
     SessionService sessions;
 
-    @Inject
+    @EJB
     AuditService audit;
 
     /** Ends what the caller presented; {@code refreshToken} may be null. */

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -51,10 +52,10 @@ public class PasswordService {
     @Inject
     KeyValueStore store;
 
-    @Inject
+    @EJB
     MailService mail;
 
-    @Inject
+    @EJB
     AuditService audit;
 
     @Inject

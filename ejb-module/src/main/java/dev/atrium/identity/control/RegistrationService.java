@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -38,13 +39,13 @@ public class RegistrationService {
     @Inject
     TokenService tokens;
 
-    @Inject
+    @EJB
     MailService mail;
 
     @Inject
     RoleRepository roles;
 
-    @Inject
+    @EJB
     AuditService audit;
 
     @Inject

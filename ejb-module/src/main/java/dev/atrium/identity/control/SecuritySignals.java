@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -33,7 +34,7 @@ public class SecuritySignals {
     @Inject
     Clock clock;
 
-    @Inject
+    @EJB
     AlertService alerts;
 
     @Inject

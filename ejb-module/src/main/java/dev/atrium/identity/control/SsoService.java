@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -34,7 +35,7 @@ public class SsoService {
     public record TicketUser(long id, String username, String email, List<String> roles) {
     }
 
-    @Inject
+    @EJB
     LoginService logins;
 
     @Inject
@@ -49,7 +50,7 @@ public class SsoService {
     @Inject
     KeyValueStore store;
 
-    @Inject
+    @EJB
     AuditService audit;
 
     @Inject

@@ -7,8 +7,8 @@ import java.util.UUID;
 import java.util.function.BiFunction;
 
 import jakarta.batch.api.chunk.AbstractItemReader;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
-import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
 import dev.atrium.marketplace.control.QualityScoring;
@@ -23,7 +23,7 @@ public class QualityAgentReader extends AbstractItemReader {
 
     static final int PAGE = 500;
 
-    @Inject
+    @EJB
     QualityScoring scoring;
 
     private BiFunction<UUID, Integer, List<UUID>> pages;

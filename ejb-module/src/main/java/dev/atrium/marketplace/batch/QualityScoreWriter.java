@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.UUID;
 
 import jakarta.batch.api.chunk.AbstractItemWriter;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
-import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
 import dev.atrium.marketplace.control.QualityScoring;
@@ -15,7 +15,7 @@ import dev.atrium.marketplace.control.QualityScoring;
 @Dependent
 public class QualityScoreWriter extends AbstractItemWriter {
 
-    @Inject
+    @EJB
     QualityScoring scoring;
 
     @Override

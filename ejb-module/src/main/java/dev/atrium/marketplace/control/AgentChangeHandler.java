@@ -2,6 +2,7 @@ package dev.atrium.marketplace.control;
 
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -17,7 +18,7 @@ public class AgentChangeHandler implements TopicHandler {
 
     public static final String TOPIC = "marketplace.agents";
 
-    @Inject
+    @EJB
     AgentRepository agents;
 
     @Inject

@@ -1,6 +1,7 @@
 package dev.atrium.marketplace.control;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
@@ -29,7 +30,7 @@ public class AgentChanges {
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     TransactionSynchronizationRegistry transactions;
 
-    @Inject
+    @EJB
     AgentRepository agents;
 
     /** Called once the agent's change is made, in its transaction: the version it serves now is the one indexed. */

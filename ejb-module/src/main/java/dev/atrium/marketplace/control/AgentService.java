@@ -5,8 +5,8 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
-import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
@@ -58,7 +58,7 @@ public class AgentService {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
-    @Inject
+    @EJB
     UserService users;
 
     public Agent get(UUID id, Requester requester) {

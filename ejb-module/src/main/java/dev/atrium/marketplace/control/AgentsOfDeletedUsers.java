@@ -2,10 +2,10 @@ package dev.atrium.marketplace.control;
 
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
-import jakarta.inject.Inject;
 
 import dev.atrium.identity.control.UserDeleted;
 
@@ -18,7 +18,7 @@ public class AgentsOfDeletedUsers {
 
     private static final Logger LOG = Logger.getLogger(AgentsOfDeletedUsers.class.getName());
 
-    @Inject
+    @EJB
     ReviewService reviews;
 
     void suspend(@Observes(during = TransactionPhase.IN_PROGRESS) UserDeleted deleted) {

@@ -9,8 +9,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
-import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -29,7 +29,7 @@ public class DependencyResolver {
     /** How deep the cycle search follows dependencies of dependencies. */
     static final int MAX_DEPTH = 10;
 
-    @Inject
+    @EJB
     AgentRepository agents;
 
     /** The problems of the card's agent dependencies; empty when each resolves. {@code cardJson} was validated. */

@@ -14,6 +14,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -98,10 +99,10 @@ public class InvokeGateway {
     @ConfigProperty(name = "atrium.marketplace.subscription.calls-per-second", defaultValue = "5")
     int subscriptionPerSecond;
 
-    @Inject
+    @EJB
     AgentRepository agents;
 
-    @Inject
+    @EJB
     TenantService tenants;
 
     @Inject
@@ -116,13 +117,13 @@ public class InvokeGateway {
     @Inject
     VersionRouting routing;
 
-    @Inject
+    @EJB
     UsageRecorder recorder;
 
-    @Inject
+    @EJB
     TrustService trust;
 
-    @Inject
+    @EJB
     AlertService alerts;
 
     @Inject

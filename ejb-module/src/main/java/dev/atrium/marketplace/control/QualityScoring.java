@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -49,10 +50,10 @@ public class QualityScoring {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
-    @Inject
+    @EJB
     QualityMeasure measure;
 
-    @Inject
+    @EJB
     TrustService trust;
 
     @Inject

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -47,7 +48,7 @@ public class RatingService {
     @Inject
     Clock clock;
 
-    @Inject
+    @EJB
     TrustService trust;
 
     public Written review(UUID agentId, long userId, int rating, String comment) {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.UUID;
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -44,10 +45,10 @@ public class ReportService {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
-    @Inject
+    @EJB
     ReviewService reviews;
 
-    @Inject
+    @EJB
     TrustService trust;
 
     @Inject

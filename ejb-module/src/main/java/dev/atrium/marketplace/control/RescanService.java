@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -49,13 +50,13 @@ public class RescanService {
     @Inject
     SafetyChecks checks;
 
-    @Inject
+    @EJB
     AgentRepository agents;
 
     @Inject
     ObjectStore objects;
 
-    @Inject
+    @EJB
     TrustService trust;
 
     @Inject

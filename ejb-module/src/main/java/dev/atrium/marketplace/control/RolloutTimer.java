@@ -1,10 +1,10 @@
 package dev.atrium.marketplace.control;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.inject.Inject;
 
 /**
  * Evaluates the rollouts in progress every minute. Each instance runs it; every agent is judged under its row lock
@@ -13,7 +13,7 @@ import jakarta.inject.Inject;
 @Singleton
 public class RolloutTimer {
 
-    @Inject
+    @EJB
     RolloutService rollouts;
 
     @Schedule(hour = "*", minute = "*", persistent = false)

@@ -11,6 +11,7 @@ import java.util.logging.Logger;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.Timeout;
@@ -48,7 +49,7 @@ public class SearchReconciler {
     @Inject
     SearchIndex index;
 
-    @Inject
+    @EJB
     AgentRepository agents;
 
     @Resource

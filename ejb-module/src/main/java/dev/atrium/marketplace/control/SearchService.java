@@ -7,6 +7,7 @@ import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -46,7 +47,7 @@ public class SearchService {
     @Inject
     Analyzers analyzers;
 
-    @Inject
+    @EJB
     AgentRepository agents;
 
     /** Reads the {@code limit} parameter: 1 to {@value #MAX_LIMIT}, else 422. */

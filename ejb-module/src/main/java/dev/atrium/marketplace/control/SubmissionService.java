@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.UUID;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -54,7 +55,7 @@ public class SubmissionService {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
-    @Inject
+    @EJB
     AgentRepository agents;
 
     @Inject
@@ -69,13 +70,13 @@ public class SubmissionService {
     @Inject
     ObjectStore objects;
 
-    @Inject
+    @EJB
     TenantService tenants;
 
     @Inject
     SafetyChecks checks;
 
-    @Inject
+    @EJB
     DependencyResolver dependencies;
 
     @Inject

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.UUID;
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -42,7 +43,7 @@ public class TrustService {
     @Inject
     AgentChanges changes;
 
-    @Inject
+    @EJB
     AlertService alerts;
 
     @Inject

@@ -6,6 +6,7 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -30,7 +31,7 @@ public class UsageRecorder {
     @Inject
     ApplicationEvents events;
 
-    @Inject
+    @EJB
     TrustService trust;
 
     @Inject

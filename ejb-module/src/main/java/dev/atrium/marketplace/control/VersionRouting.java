@@ -6,8 +6,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
@@ -27,7 +27,7 @@ public class VersionRouting {
     /** The largest major a caller may pin; anything longer is not a version. */
     public static final int MAX_MAJOR = 999_999;
 
-    @Inject
+    @EJB
     AgentRepository agents;
 
     /** 0..99: the first four bytes of SHA-256("agentId:userId") as an unsigned number, modulo 100. */

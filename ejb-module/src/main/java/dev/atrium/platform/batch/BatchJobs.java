@@ -37,7 +37,7 @@ public class BatchJobs {
     @jakarta.inject.Inject
     dev.atrium.platform.kv.KeyValueStore store;
 
-    @jakarta.inject.Inject
+    @jakarta.ejb.EJB
     ExecutionLeases leases;
 
     @jakarta.inject.Inject

@@ -7,6 +7,7 @@ import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.Timeout;
@@ -40,7 +41,7 @@ public class BatchRecovery {
     @Inject
     BatchJobs jobs;
 
-    @Inject
+    @EJB
     ExecutionLeases leases;
 
     @Inject

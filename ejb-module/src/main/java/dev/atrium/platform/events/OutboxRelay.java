@@ -12,6 +12,7 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
@@ -44,10 +45,10 @@ public class OutboxRelay {
     private static final long FIRST_BACKOFF_MILLIS = 500;
     private static final long PRUNE_EVERY_MILLIS = 60_000;
 
-    @Inject
+    @EJB
     MessagingRuntime messaging;
 
-    @Inject
+    @EJB
     OutboxStore store;
 
     @Inject

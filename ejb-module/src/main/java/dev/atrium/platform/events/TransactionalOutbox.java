@@ -1,6 +1,7 @@
 package dev.atrium.platform.events;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -16,7 +17,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 @ApplicationScoped
 public class TransactionalOutbox implements ApplicationEvents {
 
-    @Inject
+    @EJB
     OutboxStore store;
 
     @Inject

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -41,7 +42,7 @@ public class HealthChecks {
     @Inject
     Config config;
 
-    @Inject
+    @EJB
     MessagingRuntime messaging;
 
     public Report check() {

@@ -3,6 +3,7 @@ package dev.atrium.platform.health;
 import java.util.ArrayList;
 import java.util.List;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -33,10 +34,10 @@ public class Operations {
     @Inject
     ObjectStore objects;
 
-    @Inject
+    @EJB
     OutboxStore outbox;
 
-    @Inject
+    @EJB
     MessagingRuntime messaging;
 
     public Snapshot snapshot() {

@@ -2,6 +2,7 @@ package dev.atrium.platform.jobs;
 
 import jakarta.batch.api.listener.JobListener;
 import jakarta.batch.runtime.context.JobContext;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -13,7 +14,7 @@ import dev.atrium.platform.batch.ExecutionLeases;
 @Dependent
 public class ExecutionLeaseListener implements JobListener {
 
-    @Inject
+    @EJB
     ExecutionLeases leases;
 
     @Inject

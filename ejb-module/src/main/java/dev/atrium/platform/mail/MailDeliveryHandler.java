@@ -3,6 +3,7 @@ package dev.atrium.platform.mail;
 import java.util.UUID;
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -21,7 +22,7 @@ public class MailDeliveryHandler implements MessageHandler {
 
     private static final Logger LOG = Logger.getLogger(MailDeliveryHandler.class.getName());
 
-    @Inject
+    @EJB
     MailService mails;
 
     @Inject

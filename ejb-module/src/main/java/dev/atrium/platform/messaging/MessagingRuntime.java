@@ -10,6 +10,7 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
@@ -66,7 +67,7 @@ public class MessagingRuntime {
     @Any
     Instance<TopicHandler> topicHandlers;
 
-    @Inject
+    @EJB
     ServerMessaging serverMessaging;
 
     // the broker this instance runs, or its own client connection; null when the server's resources reach a remote one

@@ -1,7 +1,7 @@
 package dev.atrium.ai.boundary;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -24,7 +24,7 @@ public class AdminTasksResource {
     public record CleanupResult(int deleted) {
     }
 
-    @Inject
+    @EJB
     TaskCleanup cleanup;
 
     @POST

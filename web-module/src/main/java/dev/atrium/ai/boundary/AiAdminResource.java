@@ -2,8 +2,8 @@ package dev.atrium.ai.boundary;
 
 import java.time.Instant;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -53,7 +53,7 @@ public class AiAdminResource {
     public record TierRequest(@NotNull @Pattern(regexp = "free|pro|enterprise") String tier) {
     }
 
-    @Inject
+    @EJB
     AiAdminService admin;
 
     @Context

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -54,7 +55,7 @@ public class ChatResource {
     static final int RESUME_CHUNK = 10;
     static final long FOLLOW_POLL_MS = 50;
 
-    @Inject
+    @EJB
     ChatService chat;
 
     @Inject

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -52,7 +53,7 @@ public class ChatSocket {
     static final String API_KEY_IN_URL = "API keys are accepted only in the Authorization header";
     static final Set<String> ROLES = Set.of("system", "user", "assistant");
 
-    @Inject
+    @EJB
     Authenticator authenticator;
 
     @Inject
@@ -64,7 +65,7 @@ public class ChatSocket {
     @Inject
     ModelGateway models;
 
-    @Inject
+    @EJB
     UsageLedger ledger;
 
     @OnOpen

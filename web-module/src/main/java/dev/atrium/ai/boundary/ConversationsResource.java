@@ -2,6 +2,7 @@ package dev.atrium.ai.boundary;
 
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -34,7 +35,7 @@ import dev.atrium.platform.error.BusinessException;
 @RequiresPermission("chat")
 public class ConversationsResource {
 
-    @Inject
+    @EJB
     ConversationService conversations;
 
     @Inject

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -58,7 +59,7 @@ public class FilesResource {
 
     static final String PART = "file";
 
-    @Inject
+    @EJB
     FileService files;
 
     @Inject

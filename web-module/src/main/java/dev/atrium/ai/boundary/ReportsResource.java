@@ -6,6 +6,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -50,10 +51,10 @@ public class ReportsResource {
     public record ReportTask(String id, String href, String date) {
     }
 
-    @Inject
+    @EJB
     UsageReports reports;
 
-    @Inject
+    @EJB
     UsageReportSchedule schedule;
 
     @Inject

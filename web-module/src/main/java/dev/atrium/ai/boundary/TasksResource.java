@@ -2,6 +2,7 @@ package dev.atrium.ai.boundary;
 
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -47,7 +48,7 @@ import dev.atrium.platform.error.BusinessException;
 @Tag(name = "ai")
 public class TasksResource {
 
-    @Inject
+    @EJB
     TaskService tasks;
 
     @Inject

@@ -1,7 +1,7 @@
 package dev.atrium.ai.boundary;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 import dev.atrium.ai.control.TenantService;
 
@@ -15,7 +15,7 @@ public class UploadLimits {
     static final long MIB = 1024L * 1024L;
     static final long ENVELOPE_BYTES = 64 * 1024;
 
-    @Inject
+    @EJB
     TenantService tenants;
 
     /** The largest file the user may upload, in bytes. */

@@ -1,6 +1,7 @@
 package dev.atrium.billing.boundary;
 
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -39,10 +40,10 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 @RolesAllowed("admin")
 public class AdminBillingResource {
 
-    @Inject
+    @EJB
     AdminBilling billing;
 
-    @Inject
+    @EJB
     Balances balances;
 
     @Inject
@@ -57,7 +58,7 @@ public class AdminBillingResource {
     @Inject
     dev.atrium.billing.control.MarketplaceReports reports;
 
-    @Inject
+    @EJB
     LedgerQueries ledger;
 
     @Inject

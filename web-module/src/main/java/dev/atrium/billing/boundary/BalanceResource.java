@@ -1,5 +1,6 @@
 package dev.atrium.billing.boundary;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -27,10 +28,10 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 @Tag(name = "billing")
 public class BalanceResource {
 
-    @Inject
+    @EJB
     Balances balances;
 
-    @Inject
+    @EJB
     LedgerQueries ledger;
 
     @Inject

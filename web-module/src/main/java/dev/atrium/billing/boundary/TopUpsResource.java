@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -43,7 +44,7 @@ public class TopUpsResource {
 
     static final int WEBHOOK_MAX_BYTES = 64 * 1024;
 
-    @Inject
+    @EJB
     TopUps topUps;
 
     @Inject

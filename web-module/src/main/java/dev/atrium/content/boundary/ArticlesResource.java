@@ -3,6 +3,7 @@ package dev.atrium.content.boundary;
 import java.util.List;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -46,10 +47,10 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 @Tag(name = "content")
 public class ArticlesResource {
 
-    @Inject
+    @EJB
     ArticleService articles;
 
-    @Inject
+    @EJB
     CommentService comments;
 
     @Inject

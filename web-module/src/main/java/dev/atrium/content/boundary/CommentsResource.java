@@ -1,5 +1,6 @@
 package dev.atrium.content.boundary;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -22,7 +23,7 @@ import dev.atrium.content.control.CommentService;
 @Tag(name = "content")
 public class CommentsResource {
 
-    @Inject
+    @EJB
     CommentService comments;
 
     @Inject

@@ -1,8 +1,8 @@
 package dev.atrium.content.boundary;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -25,7 +25,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 @Tag(name = "content")
 public class TagsResource {
 
-    @Inject
+    @EJB
     TagService tags;
 
     @Context

@@ -3,8 +3,8 @@ package dev.atrium.identity.boundary;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -27,7 +27,7 @@ public class AdminRolesResource {
     public record RoleView(long id, String name, List<String> permissions) {
     }
 
-    @Inject
+    @EJB
     AccessAdminService admin;
 
     @GET

@@ -1,5 +1,6 @@
 package dev.atrium.identity.boundary;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -41,7 +42,7 @@ public class AdminUsersResource {
     public record UserRoles(long userId, String role, java.util.List<String> roles) {
     }
 
-    @Inject
+    @EJB
     AccessAdminService admin;
 
     @Inject

@@ -2,6 +2,7 @@ package dev.atrium.identity.boundary;
 
 import java.time.Instant;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -45,7 +46,7 @@ public class AlertsResource {
         }
     }
 
-    @Inject
+    @EJB
     AlertService alerts;
 
     @Inject

@@ -1,5 +1,6 @@
 package dev.atrium.identity.boundary;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -28,7 +29,7 @@ public class ApiKeysResource {
     public record ApiKeyResponse(String apiKey) {
     }
 
-    @Inject
+    @EJB
     ApiKeyService keys;
 
     @Inject

@@ -1,6 +1,7 @@
 package dev.atrium.identity.boundary;
 
 import jakarta.annotation.Priority;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
@@ -45,7 +46,7 @@ public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanis
     private static final java.util.regex.Pattern INVOKE_PATH = java.util.regex.Pattern.compile(
             "/v1/agents/[^/]+/invoke");
 
-    @Inject
+    @EJB
     Authenticator authenticator;
 
     @Inject

@@ -2,8 +2,8 @@ package dev.atrium.identity.boundary;
 
 import java.time.Instant;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -41,7 +41,7 @@ public class AuditLogsResource {
         }
     }
 
-    @Inject
+    @EJB
     AuditService audit;
 
     @Context

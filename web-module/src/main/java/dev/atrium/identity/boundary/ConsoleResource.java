@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -54,7 +55,7 @@ public class ConsoleResource {
             "console.js", "text/javascript; charset=utf-8",
             "console.css", "text/css; charset=utf-8");
 
-    @Inject
+    @EJB
     LoginService logins;
 
     @Inject

@@ -3,6 +3,7 @@ package dev.atrium.identity.boundary;
 import java.time.Instant;
 import java.util.List;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -52,7 +53,7 @@ public class KeysResource {
     public record RotateResponse(List<Rotated> rotated) {
     }
 
-    @Inject
+    @EJB
     AccessAdminService admin;
 
     @Inject

@@ -1,6 +1,7 @@
 package dev.atrium.identity.boundary;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -44,10 +45,10 @@ import dev.atrium.platform.boundary.RequestFields;
 @Tag(name = "identity")
 public class LoginResource {
 
-    @Inject
+    @EJB
     LoginService logins;
 
-    @Inject
+    @EJB
     LogoutService logouts;
 
     @Inject

@@ -2,6 +2,7 @@ package dev.atrium.identity.boundary;
 
 import java.time.Instant;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -43,7 +44,7 @@ public class OAuthAccountsResource {
         }
     }
 
-    @Inject
+    @EJB
     OAuthAccountService accounts;
 
     @Inject

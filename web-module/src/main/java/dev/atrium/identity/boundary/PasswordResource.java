@@ -1,6 +1,7 @@
 package dev.atrium.identity.boundary;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -36,7 +37,7 @@ import dev.atrium.platform.error.Problem;
 @Tag(name = "identity")
 public class PasswordResource {
 
-    @Inject
+    @EJB
     PasswordService passwords;
 
     @Inject

@@ -1,6 +1,7 @@
 package dev.atrium.identity.boundary;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -31,7 +32,7 @@ import dev.atrium.platform.boundary.ClientAddress;
 @Tag(name = "identity")
 public class RegistrationResource {
 
-    @Inject
+    @EJB
     RegistrationService registration;
 
     @Inject

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -55,7 +56,7 @@ public class SsoResource {
     public record TicketUserResponse(long id, String username, String email, List<String> roles) {
     }
 
-    @Inject
+    @EJB
     SsoService sso;
 
     @Inject

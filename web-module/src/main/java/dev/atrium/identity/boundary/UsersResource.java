@@ -1,6 +1,7 @@
 package dev.atrium.identity.boundary;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,10 +36,10 @@ import dev.atrium.platform.boundary.Patch;
 @Tag(name = "content")
 public class UsersResource {
 
-    @Inject
+    @EJB
     RegistrationService registration;
 
-    @Inject
+    @EJB
     UserService users;
 
     @Inject

@@ -2,8 +2,8 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -30,7 +30,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 @RequiresPermission(Requesters.REVIEW)
 public class AdminAgentReportsResource {
 
-    @Inject
+    @EJB
     ReportService reports;
 
     @Context

@@ -3,6 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -33,10 +34,10 @@ import dev.atrium.marketplace.entity.Agent;
 @RequiresPermission(Requesters.REVIEW)
 public class AdminRolloutResource {
 
-    @Inject
+    @EJB
     RolloutService rollouts;
 
-    @Inject
+    @EJB
     AgentService agents;
 
     @Inject

@@ -1,7 +1,7 @@
 package dev.atrium.marketplace.boundary;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -25,7 +25,7 @@ public class AdminRolloutsResource {
     public record Evaluated(int moved) {
     }
 
-    @Inject
+    @EJB
     RolloutService rollouts;
 
     @POST

@@ -1,7 +1,7 @@
 package dev.atrium.marketplace.boundary;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -21,7 +21,7 @@ import dev.atrium.marketplace.control.SearchReconciler;
 @RequiresPermission(Requesters.REVIEW)
 public class AdminSearchResource {
 
-    @Inject
+    @EJB
     SearchReconciler reconciler;
 
     @POST

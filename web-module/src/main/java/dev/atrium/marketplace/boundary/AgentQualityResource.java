@@ -3,6 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,10 +26,10 @@ import dev.atrium.marketplace.control.QualityScoring;
 @Tag(name = "marketplace")
 public class AgentQualityResource {
 
-    @Inject
+    @EJB
     AgentService agents;
 
-    @Inject
+    @EJB
     QualityScoring scoring;
 
     @Inject

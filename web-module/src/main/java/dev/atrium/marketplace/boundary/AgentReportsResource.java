@@ -2,6 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -32,7 +33,7 @@ import dev.atrium.marketplace.entity.ReportReason;
 @Tag(name = "marketplace")
 public class AgentReportsResource {
 
-    @Inject
+    @EJB
     ReportService reports;
 
     @Inject

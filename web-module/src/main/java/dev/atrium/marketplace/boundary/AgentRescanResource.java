@@ -2,6 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -27,7 +28,7 @@ import dev.atrium.marketplace.control.RescanService;
 @RequiresPermission(Requesters.REVIEW)
 public class AgentRescanResource {
 
-    @Inject
+    @EJB
     RescanService rescans;
 
     @Inject

@@ -3,6 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -38,7 +39,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 @Tag(name = "marketplace")
 public class AgentReviewsResource {
 
-    @Inject
+    @EJB
     RatingService ratings;
 
     @Inject

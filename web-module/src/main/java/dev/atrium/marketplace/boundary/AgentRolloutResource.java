@@ -2,6 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -23,7 +24,7 @@ import dev.atrium.marketplace.control.RolloutService;
 @Tag(name = "marketplace")
 public class AgentRolloutResource {
 
-    @Inject
+    @EJB
     RolloutService rollouts;
 
     @Inject

@@ -2,6 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -29,7 +30,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 @Tag(name = "marketplace")
 public class AgentRunsResource {
 
-    @Inject
+    @EJB
     RunService runs;
 
     @Inject

@@ -3,6 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -33,10 +34,10 @@ import dev.atrium.marketplace.entity.TrustLevel;
 @RequiresPermission(Requesters.TRUST)
 public class AgentTrustResource {
 
-    @Inject
+    @EJB
     TrustService trust;
 
-    @Inject
+    @EJB
     AgentService agents;
 
     @Inject

@@ -3,6 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -29,7 +30,7 @@ import dev.atrium.platform.boundary.ListRequest;
 @Tag(name = "marketplace")
 public class AgentVersionsResource {
 
-    @Inject
+    @EJB
     AgentService agents;
 
     @Inject

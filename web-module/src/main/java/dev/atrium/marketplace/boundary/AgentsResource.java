@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -53,13 +54,13 @@ public class AgentsResource {
     /** An agent id: a UUID (never "search"); a malformed one is 404 like any unknown agent. */
     static final String ID = "{id: [0-9a-fA-F-]+}";
 
-    @Inject
+    @EJB
     SubmissionService submissions;
 
-    @Inject
+    @EJB
     AgentService agents;
 
-    @Inject
+    @EJB
     SearchService search;
 
     @Inject

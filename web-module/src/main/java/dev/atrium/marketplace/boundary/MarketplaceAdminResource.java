@@ -3,6 +3,7 @@ package dev.atrium.marketplace.boundary;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -40,10 +41,10 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 @RequiresPermission(Requesters.REVIEW)
 public class MarketplaceAdminResource {
 
-    @Inject
+    @EJB
     ReviewService reviews;
 
-    @Inject
+    @EJB
     AgentService agents;
 
     @Inject

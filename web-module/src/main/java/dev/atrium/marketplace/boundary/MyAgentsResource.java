@@ -1,5 +1,6 @@
 package dev.atrium.marketplace.boundary;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -28,7 +29,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 @Tag(name = "marketplace")
 public class MyAgentsResource {
 
-    @Inject
+    @EJB
     AgentService agents;
 
     @Inject

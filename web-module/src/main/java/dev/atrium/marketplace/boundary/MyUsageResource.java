@@ -1,5 +1,6 @@
 package dev.atrium.marketplace.boundary;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -27,7 +28,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 @Tag(name = "billing")
 public class MyUsageResource {
 
-    @Inject
+    @EJB
     UsageQueries usages;
 
     @Inject

@@ -1,8 +1,8 @@
 package dev.atrium.marketplace.boundary;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -23,7 +23,7 @@ import dev.atrium.marketplace.control.SearchService;
 @Tag(name = "marketplace")
 public class RecommendationsResource {
 
-    @Inject
+    @EJB
     SearchService search;
 
     @POST

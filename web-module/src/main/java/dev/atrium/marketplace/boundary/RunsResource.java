@@ -2,6 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import java.util.UUID;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -24,7 +25,7 @@ import dev.atrium.marketplace.control.RunService;
 @Tag(name = "marketplace")
 public class RunsResource {
 
-    @Inject
+    @EJB
     RunService runs;
 
     @Inject

@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +19,11 @@ class HouseRulesTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern HANDS_OUT_ENTITY_MANAGER = Pattern.compile("public\\s+EntityManager\\s+\\w+\\s*\\(");
+    private static final Pattern ENTERPRISE_BEAN = Pattern.compile("^@(Stateless|Singleton)\\b", Pattern.MULTILINE);
+    /** A field injected by CDI: its type is group 1. */
+    private static final Pattern CDI_FIELD = Pattern.compile(
+            "@(?:jakarta\\.inject\\.)?Inject\\s+(?:@[\\w.]+(?:\\([^)]*\\))?\\s+)*"
+                    + "(?:(?:private|protected|public|final)\\s+)*([A-Z]\\w*)\\s+\\w+\\s*;");
 
     private static List<Path> sources() throws IOException {
         var found = new ArrayList<Path>();
@@ -60,5 +67,27 @@ class HouseRulesTest {
         var web = sources().stream().filter(p -> p.startsWith(ROOT.resolve("web-module"))).toList();
         assertThat(web).isNotEmpty();
         assertThat(web).filteredOn(p -> read(p).contains("EntityManager")).isEmpty();
+    }
+
+    @Test
+    void whenAnEnterpriseBeanIsInjectedThenItIsByEjbNotByCdi() throws IOException {
+        // through a CDI proxy, every call of a bean without an interface costs Payara a thrown and caught
+        // IllegalArgumentException and Weld's look-up of the bean (README, Benchmarks): the container's own reference
+        // is called directly
+        var sources = sources();
+        Set<String> beans = sources.stream().filter(p -> ENTERPRISE_BEAN.matcher(read(p)).find())
+                .map(p -> p.getFileName().toString().replace(".java", "")).collect(Collectors.toSet());
+        assertThat(beans).hasSizeGreaterThan(50).contains("LoginService", "Authenticator", "OutboxRelay");
+        var byCdi = new ArrayList<String>();
+        for (Path source : sources) {
+            var fields = CDI_FIELD.matcher(read(source));
+            while (fields.find()) {
+                if (beans.contains(fields.group(1))) {
+                    byCdi.add(source.getFileName() + ": " + fields.group(1));
+                }
+            }
+        }
+        assertThat(byCdi).isEmpty();
+        assertThat(sources).filteredOn(p -> read(p).contains("@EJB")).hasSizeGreaterThan(100);
     }
 }

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Optional;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -64,10 +65,10 @@ public class ExternalLoginService {
     @Inject
     RoleRepository roles;
 
-    @Inject
+    @EJB
     LoginService logins;
 
-    @Inject
+    @EJB
     AuditService audit;
 
     @Inject

@@ -1,5 +1,6 @@
 package dev.atrium.identity.control.oauth;
 
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -30,7 +31,7 @@ public class OAuthAccountService {
     @Inject
     UserRepository users;
 
-    @Inject
+    @EJB
     AuditService audit;
 
     public Listing<OAuthAccount> list(long userId, ListQuery query) {

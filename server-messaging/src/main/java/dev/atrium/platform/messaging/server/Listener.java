@@ -5,6 +5,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.ejb.MessageDrivenContext;
 import jakarta.inject.Inject;
 import jakarta.jms.ConnectionFactory;
@@ -27,7 +28,7 @@ abstract class Listener implements MessageListener {
 
     private static final Logger LOG = Logger.getLogger(Listener.class.getName());
 
-    @Inject
+    @EJB
     MessagingRuntime runtime;
 
     @Inject
