@@ -19,7 +19,9 @@ class HouseRulesTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern HANDS_OUT_ENTITY_MANAGER = Pattern.compile("public\\s+EntityManager\\s+\\w+\\s*\\(");
-    private static final Pattern ENTERPRISE_BEAN = Pattern.compile("^@(Stateless|Singleton)\\b", Pattern.MULTILINE);
+    /** An enterprise bean's class: the EJB annotation, not CDI's {@code jakarta.inject.Singleton}. */
+    private static final Pattern ENTERPRISE_BEAN = Pattern.compile(
+            "^import jakarta\\.ejb\\.(Stateless|Singleton);[\\s\\S]*^@\\1\\b", Pattern.MULTILINE);
     /** A field injected by CDI: its type is group 1. */
     private static final Pattern CDI_FIELD = Pattern.compile(
             "@(?:jakarta\\.inject\\.)?Inject\\s+(?:@[\\w.]+(?:\\([^)]*\\))?\\s+)*"
