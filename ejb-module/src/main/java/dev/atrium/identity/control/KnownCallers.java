@@ -99,12 +99,23 @@ public class KnownCallers {
      */
     public Presented present(String credential) throws InvalidTokenException {
         Checked checked = checked(credential);
-        List<Optional<String>> answers = store.getAll(List.of(checked.revokedKey(),
-                versionKey(checked.token().userId())));
+        return new Presented(checked.token(), unrevoked(checked.revokedKey(), checked.token().userId()));
+    }
+
+    /**
+     * A refresh token, verified by the caller: not revoked, and the version of its user the store holds (the
+     * argument of {@link #user}), asked in one round trip. Throws {@code REVOKED}.
+     */
+    public String versionForRefresh(VerifiedToken refreshToken) throws InvalidTokenException {
+        return unrevoked(TokenBlacklist.key(refreshToken.raw()), refreshToken.userId());
+    }
+
+    private String unrevoked(String revokedKey, long userId) throws InvalidTokenException {
+        List<Optional<String>> answers = store.getAll(List.of(revokedKey, versionKey(userId)));
         if (answers.get(0).isPresent()) {
             throw new InvalidTokenException(Reason.REVOKED);
         }
-        return new Presented(checked.token(), answers.get(1).orElse(NO_VERSION));
+        return answers.get(1).orElse(NO_VERSION);
     }
 
     /** The user, active, as of {@code version}: kept, or read with its roles and kept. Empty for anyone else. */

@@ -38,6 +38,9 @@ public class LoginService {
     TokenBlacklist blacklist;
 
     @Inject
+    KnownCallers known;
+
+    @Inject
     SessionService sessions;
 
     @Inject
@@ -96,16 +99,16 @@ public class LoginService {
      */
     public String refresh(String refreshToken, RequestOrigin origin) {
         VerifiedToken token;
+        String version;
         try {
             TokenService.checkShape(refreshToken);
-            if (blacklist.contains(refreshToken)) {
-                throw new InvalidTokenException(InvalidTokenException.Reason.REVOKED);
-            }
             token = tokens.verify(refreshToken, TokenType.REFRESH);
+            version = known.versionForRefresh(token);
         } catch (InvalidTokenException e) {
             throw BusinessException.unauthenticated(Authenticator.INVALID);
         }
-        User user = users.find(token.userId()).filter(User::isActive).filter(u -> u.accepts(token.issuedAt()))
+        // the user as a bearer request finds it: kept under its current version, read again after any change
+        KnownCallers.KnownUser user = known.user(token.userId(), version).filter(u -> u.accepts(token.issuedAt()))
                 .orElseThrow(() -> BusinessException.unauthenticated(Authenticator.INVALID));
         if (signals.refreshed(user.id(), familyOf(token), origin.ipAddress())) {
             blacklist.add(refreshToken, token.expiresAt());

@@ -33,11 +33,12 @@ import dev.atrium.platform.persistence.StatementCounter;
  * Callers kept between bearer requests ({@link KnownCallers}): two instances on one shared store and database, as
  * a cluster runs them, against an authenticator that keeps nothing. A change made through a service (which calls
  * {@code changed}) shows on every instance at the next request; only a change made behind the services' back waits
- * for the seconds.
+ * for the seconds. Refreshes find their user the same way, and are held to the same answers.
  */
 class KnownCallersTest {
 
     private static final AtomicLong NAMES = new AtomicLong();
+    private static final RequestOrigin ORIGIN = new RequestOrigin("10.0.0.2", "test");
     private static StatementCounter counter;
 
     private final TokenFixture fixture = new TokenFixture();
@@ -50,6 +51,9 @@ class KnownCallersTest {
     private Authenticator instanceA;
     private Authenticator instanceB;
     private Authenticator keepingNothing;
+    private LoginService refreshesA;
+    private LoginService refreshesB;
+    private LoginService refreshingFromNothing;
 
     @BeforeAll
     static void database() {
@@ -70,7 +74,11 @@ class KnownCallersTest {
         knownB = known(30);
         instanceA = authenticator(knownA);
         instanceB = authenticator(knownB);
-        keepingNothing = authenticator(known(0));
+        KnownCallers nothing = known(0);
+        keepingNothing = authenticator(nothing);
+        refreshesA = logins(knownA);
+        refreshesB = logins(knownB);
+        refreshingFromNothing = logins(nothing);
     }
 
     @Test
@@ -206,6 +214,59 @@ class KnownCallersTest {
     }
 
     @Test
+    void whenTheSameUserRefreshesAgainThenOnlyTheAuditEntryIsWritten() {
+        long ada = newUser();
+        String refresh = refresh(ada);
+        refresh(refreshesA, refresh);
+
+        storeCalls.clear();
+        String access = refresh(refreshesA, refresh);
+
+        assertThat(counter.statementsButSequences()).hasSize(1);
+        assertThat(counter.statementsButSequences().get(0)).containsIgnoringCase("insert into audit_logs");
+        assertThat(storeCalls).containsExactly("getAll", "increment", "getAndSet");
+        assertThat(access).isEqualTo("user");
+    }
+
+    @Test
+    void whenAUserIsDeactivatedThroughOneInstanceThenTheOtherRefusesItsRefreshTokenAtOnce() {
+        long ada = newUser();
+        String refresh = refresh(ada);
+        refresh(refreshesA, refresh);
+        refresh(refreshesB, refresh);
+
+        change(ada, knownA, u -> u.deactivate(1L, "test", fixture.clock.instant()));
+
+        assertThat(refresh(refreshesB, refresh)).isEqualTo("401");
+        assertThat(refresh(refreshesA, refresh)).isEqualTo("401");
+    }
+
+    @Test
+    void whenCredentialsAreRevokedThenAKeptUsersEarlierRefreshTokenIsRefused() {
+        long ada = newUser();
+        String before = refresh(ada);
+        refresh(refreshesA, before);
+        fixture.clock.advance(Duration.ofSeconds(5));
+
+        change(ada, knownB, u -> u.revokeCredentials(fixture.clock.instant()));
+        fixture.clock.advance(Duration.ofSeconds(1));
+
+        assertThat(refresh(refreshesA, before)).isEqualTo("401");
+        assertThat(refresh(refreshesA, refresh(ada))).isEqualTo("user");
+    }
+
+    @Test
+    void whenARefreshTokenIsRevokedThenAKeptUserDoesNotMakeItValid() {
+        long ada = newUser();
+        String refresh = refresh(ada);
+        refresh(refreshesA, refresh);
+
+        blacklist.add(refresh, fixture.clock.instant().plusSeconds(3600));
+
+        assertThat(refresh(refreshesA, refresh)).isEqualTo("401");
+    }
+
+    @Test
     void whenATableIsFullThenItStartsAfresh() {
         Map<Integer, String> table = new HashMap<>();
         for (int i = 0; i < KnownCallers.MAX_ENTRIES; i++) {
@@ -230,7 +291,10 @@ class KnownCallersTest {
         List<Long> users = List.of(newUser(), newUser(), newUser());
         List<String> tokens = new ArrayList<>();
         users.forEach(u -> tokens.add(access(u)));
+        List<String> refreshTokens = new ArrayList<>();
+        users.forEach(u -> refreshTokens.add(refresh(u)));
         int accepted = 0;
+        int refreshed = 0;
         int refused = 0;
         for (int step = 0; step < 2_000; step++) {
             long user = users.get(random.nextInt(users.size()));
@@ -260,9 +324,23 @@ class KnownCallersTest {
             } else if (op == 5) {
                 fixture.clock.advance(Duration.ofSeconds(random.nextInt(40)));
                 tokens.add(access(user));
+                refreshTokens.add(refresh(user));
             } else if (op == 6 && random.nextInt(3) == 0) {
-                String token = tokens.get(random.nextInt(tokens.size()));
-                blacklist.add(token, fixture.clock.instant().plusSeconds(900));
+                List<String> kind = random.nextBoolean() ? tokens : refreshTokens;
+                blacklist.add(kind.get(random.nextInt(kind.size())), fixture.clock.instant().plusSeconds(900));
+            } else if (op > 6 && random.nextInt(4) == 0) {
+                String token = refreshTokens.get(refreshTokens.size() - 1 - random.nextInt(
+                        Math.min(4, refreshTokens.size())));
+                boolean forge = op >= 17;
+                String presented = forge ? forged(token, random) : token;
+                String expected = refresh(refreshingFromNothing, presented);
+                String actual = refresh(random.nextBoolean() ? refreshesA : refreshesB, presented);
+                assertThat(actual).as("step %d, %s refresh token", step, forge ? "forged" : "issued")
+                        .isEqualTo(expected);
+                if (forge) {
+                    assertThat(actual).as("step %d: a forged refresh token", step).isEqualTo("401");
+                }
+                refreshed += "401".equals(actual) ? 0 : 1;
             } else if (op > 6) {
                 // mostly the latest tokens, as clients present them; now and then any issued before
                 int pick = random.nextInt(10) < 7 ? tokens.size() - 1 - random.nextInt(Math.min(4, tokens.size()))
@@ -287,6 +365,7 @@ class KnownCallersTest {
         // the run must have exercised both answers to mean anything
         assertThat(accepted).isGreaterThan(100);
         assertThat(refused).isGreaterThan(100);
+        assertThat(refreshed).isGreaterThan(20);
     }
 
     private Object answer(Authenticator authenticator, String token) {
@@ -326,6 +405,23 @@ class KnownCallersTest {
 
     private Caller request(Authenticator authenticator, String token) {
         return counter.request(em, () -> authenticator.accessToken(token));
+    }
+
+    /** The role of the access token a refresh answers with, or "401". */
+    private String refresh(LoginService logins, String refreshToken) {
+        try {
+            String access = counter.request(em, () -> logins.refresh(refreshToken, ORIGIN));
+            return fixture.tokens.verify(access, TokenType.ACCESS).role();
+        } catch (BusinessException e) {
+            assertThat(e.getMessage()).isEqualTo(Authenticator.INVALID);
+            return "401";
+        } catch (InvalidTokenException e) {
+            throw new AssertionError("a refresh answered with an access token that does not verify", e);
+        }
+    }
+
+    private String refresh(long userId) {
+        return fixture.tokens.issue(TokenType.REFRESH, userId, "user");
     }
 
     private String access(long userId) {
@@ -383,6 +479,28 @@ class KnownCallersTest {
         known.permissions = permissions;
         known.seconds = seconds;
         return known;
+    }
+
+    /** Refreshes as an instance's login service makes them: its user kept by {@code known}, never alerted. */
+    private LoginService logins(KnownCallers known) {
+        var audit = new AuditService();
+        audit.em = em;
+        audit.clock = fixture.clock;
+        var signals = new SecuritySignals();
+        signals.store = store;
+        signals.clock = fixture.clock;
+        signals.locator = new PrefixNetworkLocator();
+        signals.refreshMax = Integer.MAX_VALUE;
+        signals.refreshWindowMinutes = 10;
+        signals.theftWindowMinutes = 10;
+        signals.theftRevokes = true;
+        var logins = new LoginService();
+        logins.tokens = fixture.tokens;
+        logins.blacklist = blacklist;
+        logins.known = known;
+        logins.signals = signals;
+        logins.audit = audit;
+        return logins;
     }
 
     private Authenticator authenticator(KnownCallers known) {

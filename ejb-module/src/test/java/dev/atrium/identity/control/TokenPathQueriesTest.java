@@ -28,9 +28,10 @@ import dev.atrium.platform.persistence.StatementCounter;
  * The token paths' statements, counted at the JDBC driver, with the services wired as the container wires them
  * (key ring and store in memory, the database real): a bearer request loads its caller in one statement (the user
  * with all its roles, here two) and asks the store once, and none when the same token comes again; a refresh
- * reads the user and writes its audit entry, two statements, and stays at two when the user refreshes so often that
- * the refresh-frequency alert is under way (its repeats are counted in the store, not on the alert's row); it asks
- * the store three times (blacklist, refresh count, the token's last place read and replaced in one call).
+ * reads the user as a bearer request does (kept under its version) and writes its audit entry: two statements the
+ * first time, one after, also when the user refreshes so often that the refresh-frequency alert is under way (its
+ * repeats are counted in the store, not on the alert's row); it asks the store three times (revoked and the user's
+ * version in one call, the refresh count, the token's last place read and replaced in one call).
  */
 class TokenPathQueriesTest {
 
@@ -114,6 +115,7 @@ class TokenPathQueriesTest {
         known.users = users;
         known.permissions = permissions;
         known.seconds = 30;
+        login.known = known;
         authenticator = new Authenticator();
         authenticator.known = known;
         authenticator.users = users;
@@ -157,6 +159,11 @@ class TokenPathQueriesTest {
         request(() -> login.refresh(refresh, ORIGIN));
         assertThat(counter.statementsButSequences()).hasSize(2);
         assertThat(counter.statementsButSequences().get(1)).containsIgnoringCase("insert into audit_logs");
+
+        request(() -> login.refresh(refresh, ORIGIN));
+        // the user kept under its version: only the audit entry
+        assertThat(counter.statementsButSequences()).hasSize(1);
+        assertThat(counter.statementsButSequences().get(0)).containsIgnoringCase("insert into audit_logs");
     }
 
     @Test
@@ -167,8 +174,8 @@ class TokenPathQueriesTest {
 
         request(() -> login.refresh(refresh, ORIGIN));
 
-        // the blacklist, the user's refresh count, the token's last place read and replaced in one call
-        assertThat(storeCalls).containsExactly("get", "increment", "getAndSet");
+        // revoked and the user's version, the user's refresh count, the token's last place read and replaced in one
+        assertThat(storeCalls).containsExactly("getAll", "increment", "getAndSet");
     }
 
     @Test
@@ -190,7 +197,7 @@ class TokenPathQueriesTest {
             String access = request(() -> login.refresh(refresh, ORIGIN));
             assertThat(access).isNotBlank();
             assertThat(counter.statementsButSequences()).as("refresh %d during the alert's cool-down", i)
-                    .hasSize(2);
+                    .hasSize(1);
         }
     }
 }
