@@ -20,8 +20,8 @@ import dev.atrium.platform.kv.KeyValueStore;
 /**
  * Streamed answers kept for resuming ({@code atrium.ai.stream-cache-seconds}, default 3600 s from the start of the
  * answer), in the shared store so a client may resume on any instance, even while the answer is still being
- * generated on another one. The entry is written when the stream opens and again after every fragment, so what a
- * client has seen is always cached; {@code done} is set once the whole answer has been saved. Only the user who
+ * generated on another one. The entry is written with the first fragment and again after every fragment, before
+ * the fragment is passed on, so what a client has seen is always cached; {@code done} is set once the whole answer has been saved. Only the user who
  * asked may read it back.
  */
 @ApplicationScoped
@@ -59,11 +59,13 @@ public class StreamCache {
         }
     }
 
-    /** Starts the entry of an answer about to be generated; it is kept from now for the cache's lifetime. */
+    /**
+     * The entry of an answer about to be generated, kept from now for the cache's lifetime. Nothing is written until
+     * its first {@link Entry#update}, which every caller makes at once with the first fragment (or the whole answer):
+     * an empty entry before it would cost the first token a round trip to the store and show a resume nothing more.
+     */
     public Entry open(UUID messageId, long userId) {
-        var entry = new Entry(messageId, userId, clock.instant());
-        entry.update("", false);
-        return entry;
+        return new Entry(messageId, userId, clock.instant());
     }
 
     /** The cached answer, for its user only, while it is kept. */

@@ -127,6 +127,27 @@ class StreamedTurnGateTest {
     }
 
     @Test
+    void whenTheFirstFragmentIsPassedOnThenTheCacheHasBeenWrittenOnceWithIt() {
+        var calls = Collections.synchronizedList(new java.util.ArrayList<String>());
+        var store = new InMemoryKeyValueStore(CLOCK);
+        cache.store = dev.atrium.platform.kv.CountedStore.of(store, calls);
+        var atFirstEvent = new AtomicReference<List<String>>();
+        var cachedAtFirstEvent = new AtomicReference<Optional<StreamCache.Cached>>();
+
+        chat.stream(started, CompletableFuture.completedFuture(null), delta -> {
+            if (atFirstEvent.get() == null) {
+                atFirstEvent.set(List.copyOf(calls));
+                cachedAtFirstEvent.set(cached());
+            }
+        });
+
+        // one round trip before the first token reaches the client, and what the client then has is cached
+        assertThat(atFirstEvent.get()).containsExactly("set");
+        assertThat(cachedAtFirstEvent.get()).contains(new StreamCache.Cached("one ", false));
+        assertThat(cached()).contains(new StreamCache.Cached("one two", true));
+    }
+
+    @Test
     void whenTheModelAnswersBeforeTheTurnIsStoredThenNothingIsPassedOnCachedOrSavedUntilItIs() throws Exception {
         var stored = new CompletableFuture<Void>();
         var outcome = new AtomicReference<>();
