@@ -21,8 +21,8 @@ import dev.atrium.platform.kv.KeyValueStore;
  * Streamed answers kept for resuming ({@code atrium.ai.stream-cache-seconds}, default 3600 s from the start of the
  * answer), in the shared store so a client may resume on any instance, even while the answer is still being
  * generated on another one. The entry is written with the first fragment and again after every fragment, before
- * the fragment is passed on, so what a client has seen is always cached; {@code done} is set once the whole answer has been saved. Only the user who
- * asked may read it back.
+ * the fragment is passed on, so what a client has seen is always cached; {@code done} is set once the whole answer
+ * has been saved. Only the user who asked may read it back.
  */
 @ApplicationScoped
 public class StreamCache {

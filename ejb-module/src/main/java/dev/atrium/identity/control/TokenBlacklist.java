@@ -30,10 +30,6 @@ public class TokenBlacklist {
         store.set(key(token), "1", remaining);
     }
 
-    public boolean contains(String token) {
-        return store.get(key(token)).isPresent();
-    }
-
     /** Where the store keeps the token's revocation. */
     static String key(String token) {
         return "blacklist:" + Hashes.sha256(token);
