@@ -214,21 +214,6 @@ class KnownCallersTest {
     }
 
     @Test
-    void whenTheSameUserRefreshesAgainThenOnlyTheAuditEntryIsWritten() {
-        long ada = newUser();
-        String refresh = refresh(ada);
-        refresh(refreshesA, refresh);
-
-        storeCalls.clear();
-        String access = refresh(refreshesA, refresh);
-
-        assertThat(counter.statementsButSequences()).hasSize(1);
-        assertThat(counter.statementsButSequences().get(0)).containsIgnoringCase("insert into audit_logs");
-        assertThat(storeCalls).containsExactly("getAll", "increment", "getAndSet");
-        assertThat(access).isEqualTo("user");
-    }
-
-    @Test
     void whenAUserIsDeactivatedThroughOneInstanceThenTheOtherRefusesItsRefreshTokenAtOnce() {
         long ada = newUser();
         String refresh = refresh(ada);
