@@ -10,7 +10,9 @@ public final class ServerResources {
     /** The thread factory of streamed chat answers (SSE and WebSocket): one thread per open stream. */
     public static final String STREAMS = "concurrent/atrium-streams";
 
-    /** The application's long-lived workers: queue consumers, the outbox relay, cancellation timers. */
+    /**
+     * The application's long-lived workers: queue consumers, the outbox relay, cancellation timers, password hashing.
+     */
     public static final String WORKERS = "concurrent/atrium-workers";
 
     private ServerResources() {
