@@ -27,6 +27,10 @@ class TokenLifecycleIT {
         assertThat(api.withToken(access).get("/api/v1/users/me").status()).isEqualTo(200);
         assertThat(api.postForm("/refresh", Map.of("refresh_token", user.refreshToken())).status()).isEqualTo(200);
         assertThat(api.post("/refresh?refresh_token=" + user.refreshToken()).status()).isEqualTo(200);
+        // each refresh is audited
+        var audit = Accounts.admin().api().get("/admin/audit-logs?action=refresh&user_id=" + user.id()).json();
+        assertThat(audit.get("total").asLong()).isEqualTo(3);
+        assertThat(audit.get("items")).allSatisfy(entry -> assertThat(entry.get("success").asBoolean()).isTrue());
     }
 
     @Test

@@ -47,7 +47,10 @@ public class PasswordHasher {
 
     private static final Logger LOG = Logger.getLogger(PasswordHasher.class.getName());
     private static final String DECOY_PASSWORD = "decoy-password-Never-matches-1";
-    /** Waiting hashes beyond what the wait could ever serve are refused at once rather than queued. */
+    /**
+     * Waiting hashes per thread beyond which one more is refused at once: 512 native hashes of about 20 ms are the
+     * default wait, so more could not begin within it anyway.
+     */
     private static final int QUEUE_PER_THREAD = 512;
 
     @Resource(lookup = ServerResources.WORKERS)
