@@ -25,8 +25,8 @@ import dev.atrium.platform.error.Problem;
 
 /**
  * Hashes are computed on the hasher's own threads, never more at once than it has, whatever number of callers ask;
- * a caller whose turn does not come within the wait gets 503 with Retry-After, and the hash it left is not lost to
- * the others.
+ * a caller whose hash has not begun within the wait gets 503 with Retry-After, and that hash is dropped, not
+ * computed for nobody; a hash under way when the wait ends is still answered.
  */
 class PasswordHasherTest {
 
