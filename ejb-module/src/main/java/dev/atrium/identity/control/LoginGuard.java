@@ -3,8 +3,10 @@ package dev.atrium.identity.control;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -64,15 +66,25 @@ public class LoginGuard {
         return store.get(key).map(Long::parseLong).orElse(now.toEpochMilli());
     }
 
-    /** Refuses a locked account with 423 before its password is checked. */
-    public void checkNotLocked(String email) {
+    /**
+     * Refuses a locked account with 423 before its password is checked. Answers whether the account has failures on
+     * record, which a successful login then clears ({@link #clearFailures}); with none, there is nothing to clear.
+     */
+    public boolean checkNotLocked(String email) {
         Instant now = clock.instant();
         String id = normalized(email);
-        long failures = failures(id, now);
-        if (failures >= FAILURES_TO_LOCK) {
-            Instant last = lastFailure(id).orElse(now);
-            throw locked(last.plus(LOCK), now);
+        // the count and the last failure in one round trip
+        var recorded = store.getAll(List.of(countKey(id), lastKey(id)));
+        Optional<Instant> last = recorded.get(1).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
+        if (last.isPresent() && !now.isBefore(last.get().plus(LOCK))) {
+            clearFailures(id);
+            return false;
         }
+        long failures = recorded.get(0).map(Long::parseLong).orElse(0L);
+        if (failures >= FAILURES_TO_LOCK) {
+            throw locked(last.orElse(now).plus(LOCK), now);
+        }
+        return recorded.get(0).isPresent() || last.isPresent();
     }
 
     /** Records a failure; answers true when this failure locked the account. */
@@ -80,16 +92,16 @@ public class LoginGuard {
         Instant now = clock.instant();
         String id = normalized(email);
         failures(id, now);
-        long count = store.increment("login-fail:" + id + ":count", LOCK);
-        store.expire("login-fail:" + id + ":count", LOCK);
-        store.set("login-fail:" + id + ":last", Long.toString(now.toEpochMilli()), LOCK);
+        long count = store.increment(countKey(id), LOCK);
+        store.expire(countKey(id), LOCK);
+        store.set(lastKey(id), Long.toString(now.toEpochMilli()), LOCK);
         return count == FAILURES_TO_LOCK;
     }
 
     public void clearFailures(String email) {
         String id = normalized(email);
-        store.delete("login-fail:" + id + ":count");
-        store.delete("login-fail:" + id + ":last");
+        store.delete(countKey(id));
+        store.delete(lastKey(id));
     }
 
     /** The answer to the failure that has just locked the account. */
@@ -111,11 +123,19 @@ public class LoginGuard {
             clearFailures(id);
             return 0;
         }
-        return store.get("login-fail:" + id + ":count").map(Long::parseLong).orElse(0L);
+        return store.get(countKey(id)).map(Long::parseLong).orElse(0L);
     }
 
-    private java.util.Optional<Instant> lastFailure(String id) {
-        return store.get("login-fail:" + id + ":last").map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
+    private Optional<Instant> lastFailure(String id) {
+        return store.get(lastKey(id)).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
+    }
+
+    private static String countKey(String id) {
+        return "login-fail:" + id + ":count";
+    }
+
+    private static String lastKey(String id) {
+        return "login-fail:" + id + ":last";
     }
 
     private static String normalized(String email) {

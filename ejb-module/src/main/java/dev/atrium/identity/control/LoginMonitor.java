@@ -68,7 +68,7 @@ public class LoginMonitor {
     /** The counting and the two signals, apart from the metric registry so a unit test can drive them. */
     void count(boolean success, String address) {
         long hour = hour();
-        store.increment("mon:login:" + hour + ":" + (success ? "ok" : "fail"), KEEP);
+        long counted = store.increment(key(hour, success ? "ok" : "fail"), KEEP);
         if (!success) {
             long fromAddress = store.increment("mon:ipfail:" + address + ":" + hour, KEEP);
             if (fromAddress > maxFailuresPerAddress) {
@@ -76,8 +76,10 @@ public class LoginMonitor {
                         + " failed logins this hour from " + address);
             }
         }
-        long ok = count("ok");
-        long total = ok + count("fail");
+        // the increment answered this outcome's count; only the other one is read
+        long other = store.get(key(hour, success ? "fail" : "ok")).map(Long::parseLong).orElse(0L);
+        long ok = success ? counted : other;
+        long total = counted + other;
         if (total >= minAttempts && 100.0 * ok / total < minSuccessPercent) {
             alert("success_rate", "all", String.format(Locale.ROOT,
                     "login success rate %.1f%% this hour (%d of %d), below %s%%", 100.0 * ok / total, ok, total,
@@ -92,7 +94,11 @@ public class LoginMonitor {
     }
 
     private long count(String outcome) {
-        return store.get("mon:login:" + hour() + ":" + outcome).map(Long::parseLong).orElse(0L);
+        return store.get(key(hour(), outcome)).map(Long::parseLong).orElse(0L);
+    }
+
+    private static String key(long hour, String outcome) {
+        return "mon:login:" + hour + ":" + outcome;
     }
 
     /** An alert must never fail the login that noticed it. */

@@ -137,9 +137,10 @@ public class LoginService {
         if (email == null || email.isBlank() || password == null || password.isEmpty()) {
             throw BusinessException.validation("email and password are required");
         }
+        boolean failuresOnRecord;
         try {
             guard.countAttempt(origin.ipAddress());
-            guard.checkNotLocked(email);
+            failuresOnRecord = guard.checkNotLocked(email);
         } catch (BusinessException refused) {
             audit.record(AuditAction.LOGIN, null, origin, false);
             monitor.record(false, origin.ipAddress());
@@ -168,7 +169,10 @@ public class LoginService {
             audit.record(AuditAction.LOGIN, user.id(), origin, false);
             throw inactive(user);
         }
-        guard.clearFailures(email);
+        // a failure recorded meanwhile may stay: as if it had come after this login
+        if (failuresOnRecord) {
+            guard.clearFailures(email);
+        }
         audit.record(AuditAction.LOGIN, user.id(), origin, true);
         monitor.record(true, origin.ipAddress());
         signals.loggedIn(user.id(), origin.ipAddress());

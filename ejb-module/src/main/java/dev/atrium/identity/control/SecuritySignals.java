@@ -112,8 +112,8 @@ public class SecuritySignals {
         }
         long now = clock.instant().getEpochSecond();
         String key = "sig:location:" + userId;
-        var previous = store.get(key);
-        store.set(key, location.get() + "|" + now, Duration.ofMinutes(2L * locationWindowMinutes));
+        // read and replaced in one round trip
+        var previous = store.getAndSet(key, location.get() + "|" + now, Duration.ofMinutes(2L * locationWindowMinutes));
         // an entry this class did not write counts as no previous login, rather than failing the login
         int bar = previous.map(p -> p.lastIndexOf('|')).orElse(-1);
         if (bar <= 0 || !SECONDS.matcher(previous.get().substring(bar + 1)).matches()) {

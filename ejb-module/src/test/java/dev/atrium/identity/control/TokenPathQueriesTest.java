@@ -1,11 +1,13 @@
 package dev.atrium.identity.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import jakarta.persistence.EntityManager;
@@ -19,6 +21,7 @@ import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.Role;
 import dev.atrium.identity.entity.SecurityAlert;
 import dev.atrium.identity.entity.User;
+import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.kv.CountedStore;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.kv.KeyValueStore;
@@ -31,11 +34,16 @@ import dev.atrium.platform.persistence.StatementCounter;
  * reads the user as a bearer request does (kept under its version) and writes its audit entry: two statements the
  * first time, one after, also when the user refreshes so often that the refresh-frequency alert is under way (its
  * repeats are counted in the store, not on the alert's row); it asks the store three times (revoked and the user's
- * version in one call, the refresh count, the token's last place read and replaced in one call).
+ * version in one call, the refresh count, the token's last place read and replaced in one call). A password login of
+ * a user without failed logins reads the user, writes its audit entry and asks the store six times; failures on
+ * record are cleared by it.
  */
 class TokenPathQueriesTest {
 
     private static final RequestOrigin ORIGIN = new RequestOrigin("10.0.0.2", "test");
+    private static final String GRACE = "grace@example.org";
+    private static final String PASSWORD = "Grace-Passw0rd";
+    private static final PasswordHasher HASHER = PasswordHasher.standalone();
 
     private static StatementCounter counter;
     private static long userId;
@@ -59,6 +67,9 @@ class TokenPathQueriesTest {
         var ada = User.external(EmailAddress.of("ada@example.org"), "ada", user, Instant.parse("2026-11-01T00:00:00Z"));
         ada.grant(developer, Instant.parse("2026-11-01T00:00:00Z"));
         em.persist(ada);
+        var grace = User.external(EmailAddress.of(GRACE), "grace", user, Instant.parse("2026-11-01T00:00:00Z"));
+        grace.changePasswordHash(HASHER.hash(PASSWORD), Instant.parse("2026-11-01T00:00:00Z"));
+        em.persist(grace);
         em.getTransaction().commit();
         userId = ada.id();
         em.close();
@@ -116,6 +127,25 @@ class TokenPathQueriesTest {
         known.permissions = permissions;
         known.seconds = 30;
         login.known = known;
+        login.hasher = HASHER;
+        var guard = new LoginGuard();
+        guard.store = store;
+        guard.clock = fixture.clock;
+        login.guard = guard;
+        // the monitor's counting without its metric registry, which only the container provides
+        var monitor = new LoginMonitor() {
+            @Override
+            public void record(boolean success, String address) {
+                count(success, address);
+            }
+        };
+        monitor.store = store;
+        monitor.clock = fixture.clock;
+        monitor.alerts = alerts;
+        monitor.minAttempts = 20;
+        monitor.minSuccessPercent = 95;
+        monitor.maxFailuresPerAddress = 50;
+        login.monitor = monitor;
         authenticator = new Authenticator();
         authenticator.known = known;
         authenticator.users = users;
@@ -151,6 +181,34 @@ class TokenPathQueriesTest {
         assertThat(caller.groups()).containsExactlyInAnyOrder("user", "developer");
         assertThat(counter.statements()).isEmpty();
         assertThat(storeCalls).containsExactly("getAll");
+    }
+
+    @Test
+    void whenAUserWithoutFailedLoginsLogsInThenTwoStatementsAndSixStoreCalls() {
+        var tokens = request(() -> login.login(GRACE, PASSWORD, new RequestOrigin("10.0.7.1", "test")));
+        assertThat(tokens.accessToken()).isNotBlank();
+        // the user, the audit entry
+        assertThat(counter.statementsButSequences()).hasSize(2);
+        // the address's window and its count, the account's failures and last failure in one call, the hour's
+        // count of successes and the failures read beside it, the user's last place read and replaced in one call;
+        // nothing to clear, as no failure was on record
+        assertThat(storeCalls).containsExactly("setIfAbsent", "increment", "getAll", "increment", "get",
+                "getAndSet");
+    }
+
+    @Test
+    void whenAUserWithAFailedLoginLogsInThenTheFailuresAreClearedAndNoLongerCount() {
+        var origin = new RequestOrigin("10.0.7.2", "test");
+        assertThatThrownBy(() -> request(() -> login.login(GRACE, "Wrong-Passw0rd", origin)))
+                .isInstanceOf(BusinessException.class);
+        assertThat(store.get("login-fail:" + GRACE + ":count")).contains("1");
+        storeCalls.clear();
+
+        request(() -> login.login(GRACE, PASSWORD, origin));
+
+        assertThat(storeCalls).containsSubsequence("getAll", "delete", "delete");
+        assertThat(store.getAll(List.of("login-fail:" + GRACE + ":count", "login-fail:" + GRACE + ":last")))
+                .allMatch(Optional::isEmpty);
     }
 
     @Test
