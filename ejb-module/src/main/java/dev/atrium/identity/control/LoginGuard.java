@@ -72,19 +72,11 @@ public class LoginGuard {
      */
     public boolean checkNotLocked(String email) {
         Instant now = clock.instant();
-        String id = normalized(email);
-        // the count and the last failure in one round trip
-        var recorded = store.getAll(List.of(countKey(id), lastKey(id)));
-        Optional<Instant> last = recorded.get(1).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
-        if (last.isPresent() && !now.isBefore(last.get().plus(LOCK))) {
-            clearFailures(id);
-            return false;
+        var failures = failures(normalized(email), now);
+        if (failures.count() >= FAILURES_TO_LOCK) {
+            throw locked(failures.last().orElse(now).plus(LOCK), now);
         }
-        long failures = recorded.get(0).map(Long::parseLong).orElse(0L);
-        if (failures >= FAILURES_TO_LOCK) {
-            throw locked(last.orElse(now).plus(LOCK), now);
-        }
-        return recorded.get(0).isPresent() || last.isPresent();
+        return failures.onRecord();
     }
 
     /** Records a failure; answers true when this failure locked the account. */
@@ -116,18 +108,23 @@ public class LoginGuard {
                 "Try again in " + retry + " s", Map.of("Retry-After", Long.toString(retry)));
     }
 
-    /** The failure count, forgetting it once 30 minutes passed since the last failure by the application clock. */
-    private long failures(String id, Instant now) {
-        var last = lastFailure(id);
+    /**
+     * The failure count and the last failure, read in one round trip; forgotten (and cleared) once 30 minutes passed
+     * since the last failure by the application clock.
+     */
+    private Failures failures(String id, Instant now) {
+        var recorded = store.getAll(List.of(countKey(id), lastKey(id)));
+        Optional<Instant> last = recorded.get(1).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
         if (last.isPresent() && !now.isBefore(last.get().plus(LOCK))) {
             clearFailures(id);
-            return 0;
+            return new Failures(0, Optional.empty(), false);
         }
-        return store.get(countKey(id)).map(Long::parseLong).orElse(0L);
+        return new Failures(recorded.get(0).map(Long::parseLong).orElse(0L), last,
+                recorded.get(0).isPresent() || last.isPresent());
     }
 
-    private Optional<Instant> lastFailure(String id) {
-        return store.get(lastKey(id)).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
+    /** An account's failed logins as the store holds them; {@code onRecord} when there is anything to clear. */
+    private record Failures(long count, Optional<Instant> last, boolean onRecord) {
     }
 
     private static String countKey(String id) {
