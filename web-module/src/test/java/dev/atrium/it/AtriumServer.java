@@ -83,6 +83,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private MockOAuth2Server oauth;
     private StripeStub stripe;
     private List<String> command;
+    private List<String> launched = List.of();
     private String stamp;
     private int launches;
     private static Throwable startFailure;
@@ -137,6 +138,48 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     /** No PostgreSQL, Redis or SMTP server: the embedded defaults (also in session mode). */
     public boolean embedded() {
         return !mode.equals("services") && !resilience();
+    }
+
+    /**
+     * The embedded mode starts as {@code scripts/run} does on a fresh machine: from Payara's launcher with the class
+     * data sharing archive {@code scripts/launcher} records, which the JVM must map ({@code -Xshare:on}); the others
+     * start payara-micro.jar as it comes.
+     */
+    boolean throughLauncher() {
+        return mode.equals("embedded");
+    }
+
+    /** The classes the embedded mode's JVM loaded, each with its source (the archive or a jar). */
+    Path classLoadLog() {
+        return work.resolve(mode + "-classes.log");
+    }
+
+    /** The command of the latest launch. */
+    List<String> launchCommand() {
+        return launched;
+    }
+
+    private List<String> launcherCommand(Path root) throws Exception {
+        Path script = Path.of("../scripts/launcher").toAbsolutePath().normalize();
+        Path launcherLog = work.resolve("launcher.log");
+        Process prepare = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(launcherLog.toFile())).start();
+        if (!prepare.waitFor(10, TimeUnit.MINUTES) || prepare.exitValue() != 0) {
+            prepare.destroyForcibly();
+            throw new IllegalStateException("scripts/launcher failed; see " + launcherLog);
+        }
+        Process arguments = new ProcessBuilder("bash", script.toString(), "command", root.toString())
+                .redirectError(ProcessBuilder.Redirect.appendTo(launcherLog.toFile())).start();
+        List<String> jvm = new String(arguments.getInputStream().readAllBytes()).lines().toList();
+        if (arguments.waitFor() != 0 || jvm.isEmpty() || jvm.contains("-jar")) {
+            throw new IllegalStateException("scripts/launcher gave no launcher (" + jvm + "); see " + launcherLog);
+        }
+        int jar = command.indexOf("-jar");
+        var through = new ArrayList<>(command.subList(0, jar));
+        through.addAll(List.of("-Xshare:on", "-Xlog:class+load=info:file=" + classLoadLog()));
+        through.addAll(jvm);
+        through.addAll(command.subList(jar + 2, command.size()));
+        return through;
     }
 
     /** Own Redis and broker that tests may stop, and a server that may be restarted. */
@@ -310,10 +353,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private void launch() throws Exception {
         // a runtime directory per launch: Payara Micro would deploy the WAR a second time from a reused one
         launches++;
-        command.set(command.indexOf("--rootdir") + 1,
-                work.resolve(mode + "-root-" + stamp + "-" + launches).toString());
+        Path root = work.resolve(mode + "-root-" + stamp + "-" + launches);
+        command.set(command.indexOf("--rootdir") + 1, root.toString());
         logStart = Files.exists(log) ? Files.size(log) : 0;
-        var builder = new ProcessBuilder(command).redirectErrorStream(true)
+        launched = throughLauncher() ? List.copyOf(launcherCommand(root)) : List.copyOf(command);
+        var builder = new ProcessBuilder(launched).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().keySet().removeIf(k -> k.startsWith("ATRIUM_"));
         builder.environment().putAll(environment);

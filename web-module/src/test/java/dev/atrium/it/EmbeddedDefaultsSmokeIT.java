@@ -11,7 +11,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The platform with no configuration at all: H2, the in-process store, the embedded broker and the mail outbox.
- * A user registers, verifies from the outbox, logs in, and publishes an article that then shows in the list.
+ * A user registers, verifies from the outbox, logs in, and publishes an article that then shows in the list. The
+ * server starts as {@code scripts/run} starts it: Payara's launcher with the class data sharing archive.
  */
 @ExtendWith(AtriumServer.class)
 class EmbeddedDefaultsSmokeIT {
@@ -22,6 +23,22 @@ class EmbeddedDefaultsSmokeIT {
                 .resolve("embedded-server.log"));
         String warning = "No language model is configured (ATRIUM_LLM_BASE_URL is not set)";
         assertThat(log.split(java.util.regex.Pattern.quote(warning), -1)).as("the warning, once").hasSize(2);
+    }
+
+    @Test
+    void whenStartedAsTheRunScriptStartsItThenMostClassesComeFromTheSharedArchive() throws Exception {
+        var server = AtriumServer.get();
+        assertThat(server.throughLauncher()).isTrue();
+        assertThat(server.launchCommand()).as("Payara's launcher, the archive required")
+                .contains("-Xshare:on", "fish.payara.micro.impl.PayaraMicroImpl").doesNotContain("-jar")
+                .anyMatch(argument -> argument.startsWith("-XX:SharedArchiveFile="));
+        List<String> loads = java.nio.file.Files.readAllLines(server.classLoadLog());
+        long shared = loads.stream().filter(line -> line.contains("source: shared objects file")).count();
+        assertThat(shared).as("classes mapped from the archive, of %d loaded", loads.size())
+                .isGreaterThan(loads.size() / 2);
+        assertThat(loads).as("the runtime's classes among them")
+                .anyMatch(line -> line.contains("com.sun.enterprise.v3.server.ApplicationLifecycle ")
+                        && line.contains("shared objects file"));
     }
 
     @Test

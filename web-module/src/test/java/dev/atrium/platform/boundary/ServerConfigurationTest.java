@@ -70,6 +70,17 @@ class ServerConfigurationTest {
     }
 
     @Test
+    void whenTheRunScriptStartsPayaraMicroThenItTakesTheLauncherTheIntegrationTestsStartFrom() throws IOException {
+        // the embedded integration tests start from the same script's arguments and check the archive is used
+        String run = Files.readString(ROOT.resolve("scripts/run"));
+        assertThat(run).contains("mapfile -t launch < <(scripts/launcher command \"$data/payara\")",
+                "\"${launch[@]}\" \\\n  --deploy \"$war\"").doesNotContain("-jar \"$runtime\"");
+        assertThat(Files.readString(ROOT.resolve("scripts/build"))).endsWith("scripts/launcher\n");
+        assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
+                .contains("\"../scripts/launcher\"", "\"command\"", "\"-Xshare:on\"");
+    }
+
+    @Test
     void whenEitherRuntimeIsLaunchedThenItAppliesTheSharedFile() throws IOException {
         assertThat(Files.readString(ROOT.resolve("scripts/run")))
                 .contains("--prebootcommandfile server-config/payara/atrium.asadmin");
