@@ -1,17 +1,23 @@
 package dev.atrium.marketplace.control;
 
+import java.util.Optional;
 import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 /**
- * The application's one embedding model, loaded on first use (the search index's start loads it while the
- * application deploys). A model that cannot load fails loudly: there is no stand-in embedding.
+ * The application's one embedding model, loaded on first use: while the application deploys, by
+ * {@link EmbeddingModelAhead}, or else by the search index's start. A model that cannot load fails loudly: there is
+ * no stand-in embedding.
  */
 @ApplicationScoped
 public class Embeddings {
 
     private static final Logger LOG = Logger.getLogger(Embeddings.class.getName());
+
+    @Inject
+    EmbeddingModelAhead ahead;
 
     private volatile TextEmbedder embedder;
 
@@ -21,15 +27,21 @@ public class Embeddings {
             synchronized (this) {
                 e = embedder;
                 if (e == null) {
-                    long started = System.nanoTime();
-                    e = new MiniLmEmbedder();
+                    e = (ahead == null ? Optional.<TextEmbedder>empty() : ahead.take()).orElseGet(Embeddings::load);
                     embedder = e;
-                    long ms = (System.nanoTime() - started) / 1_000_000;
-                    LOG.info(() -> "Embedding model " + MiniLmEmbedder.MODEL_ID + " loaded in " + ms
-                            + " ms, its tokenizer's native library in " + MiniLmEmbedder.nativeDir());
                 }
             }
         }
+        return e;
+    }
+
+    /** Loads the model, logging how long it took. */
+    static TextEmbedder load() {
+        long started = System.nanoTime();
+        TextEmbedder e = new MiniLmEmbedder();
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        LOG.info(() -> "Embedding model " + MiniLmEmbedder.MODEL_ID + " loaded in " + ms
+                + " ms, its tokenizer's native library in " + MiniLmEmbedder.nativeDir());
         return e;
     }
 

@@ -1,6 +1,5 @@
 package dev.atrium.platform.messaging;
 
-import java.nio.file.Path;
 import java.util.Optional;
 import java.util.logging.Logger;
 
@@ -29,7 +28,8 @@ import dev.atrium.platform.ServerResources;
  * one at {@code atrium.broker.url}, then starts consumers for every {@link MessageHandler} and
  * {@link TopicHandler} bean on threads of the container's managed thread factory, so that handlers run with
  * the application's context and may call EJBs. Starts after the schema migrations, because handlers read
- * and write the database.
+ * and write the database; the embedded broker itself has usually been started beside the deployment by then
+ * ({@link EmbeddedBrokerAhead}).
  * <p>
  * Where the server manages the JMS resources (the EAR on Payara Server binds {@value ServerMessaging#CONNECTION_FACTORY}
  * through Artemis's resource adapter), messages go out through them ({@link ServerMessaging}) and the server's
@@ -70,6 +70,9 @@ public class MessagingRuntime {
     @EJB
     ServerMessaging serverMessaging;
 
+    @Inject
+    EmbeddedBrokerAhead ahead;
+
     // the broker this instance runs, or its own client connection; null when the server's resources reach a remote one
     private volatile BrokerConnection own;
     private volatile Messaging broker;
@@ -81,12 +84,15 @@ public class MessagingRuntime {
         var url = brokerUrl.map(String::trim).filter(s -> !s.isEmpty());
         serverManaged = ServerMessaging.connectionFactory().isPresent();
         if (url.isEmpty()) {
-            var directory = Path.of(dataDir).toAbsolutePath().normalize().resolve("broker");
-            own = BrokerConnection.embedded(directory);
+            var directory = EmbeddedBrokerAhead.directory(dataDir);
+            own = ahead.embedded(directory);
             LOG.info(() -> "Embedded broker started, journal in " + directory);
-        } else if (!serverManaged) {
-            own = BrokerConnection.remote(url.get());
-            LOG.info(() -> "Messaging on the broker at " + BrokerConnection.withoutParameters(url.get()));
+        } else {
+            ahead.discard();
+            if (!serverManaged) {
+                own = BrokerConnection.remote(url.get());
+                LOG.info(() -> "Messaging on the broker at " + BrokerConnection.withoutParameters(url.get()));
+            }
         }
         var sizes = new java.util.TreeMap<String, Integer>();
         for (var handler : queueHandlers) {
