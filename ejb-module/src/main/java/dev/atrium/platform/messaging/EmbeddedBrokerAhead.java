@@ -87,12 +87,8 @@ public class EmbeddedBrokerAhead implements Extension {
         }
     }
 
+    /** CDI shuts down (the deployment failed or is undone): the broker started ahead stops unless it was taken. */
     void end(@Observes BeforeShutdown event) {
-        stopUntaken();
-    }
-
-    /** Stops the broker started ahead unless it was taken: CDI shuts down, the deployment failed or is undone. */
-    void stopUntaken() {
         discard();
     }
 

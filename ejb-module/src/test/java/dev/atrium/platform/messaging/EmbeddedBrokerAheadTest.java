@@ -23,7 +23,7 @@ class EmbeddedBrokerAheadTest {
 
     @AfterEach
     void close() {
-        ahead.stopUntaken();
+        ahead.discard();
         if (broker != null) {
             broker.close();
         }
@@ -82,7 +82,7 @@ class EmbeddedBrokerAheadTest {
     void whenCdiShutsDownBeforeTheBrokerWasTakenThenItStops() {
         ahead.startAhead(Optional.of(data.toString()), Optional.empty());
 
-        ahead.stopUntaken();
+        ahead.end(null);
 
         broker = ahead.embedded(EmbeddedBrokerAhead.directory(data.toString()));
         assertThat(broker.connected()).isTrue();
