@@ -3,14 +3,20 @@ package dev.atrium.ai.control;
 import java.time.Clock;
 
 import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
 import dev.atrium.ai.entity.Tenant;
 import dev.atrium.ai.entity.Tier;
+import dev.atrium.platform.kv.KeyValueStoreException;
 
-/** Each user's tier (free, pro, enterprise): read by quotas here and by the marketplace's publishing limits. */
+/**
+ * Each user's tier (free, pro, enterprise): read by quotas here and by the marketplace's publishing limits, kept
+ * between requests under the version the shared store holds ({@link KnownTiers}).
+ */
 @Stateless
 public class TenantService {
 
@@ -20,9 +26,28 @@ public class TenantService {
     @Inject
     Clock clock;
 
+    @Inject
+    KnownTiers known;
+
+    /**
+     * The user's tier: kept, or read and kept. Without a transaction of its own: a kept tier asks only the store (one
+     * round trip); a store that cannot answer leaves the tier read from the database every time.
+     */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public Tier tierOf(long userId) {
-        Tenant tenant = em.find(Tenant.class, userId);
-        return tenant == null ? Tier.FREE : tenant.tier();
+        String version;
+        try {
+            version = known.version(userId);
+        } catch (KeyValueStoreException e) {
+            return read(userId);
+        }
+        var kept = known.kept(userId, version);
+        if (kept.isPresent()) {
+            return kept.get();
+        }
+        Tier tier = read(userId);
+        known.keep(userId, version, tier);
+        return tier;
     }
 
     public Tier changeTier(long userId, Tier tier) {
@@ -32,6 +57,12 @@ public class TenantService {
         } else {
             tenant.changeTier(tier, clock.instant());
         }
+        known.changed(userId);
         return tier;
+    }
+
+    private Tier read(long userId) {
+        Tenant tenant = em.find(Tenant.class, userId);
+        return tenant == null ? Tier.FREE : tenant.tier();
     }
 }

@@ -39,8 +39,9 @@ import dev.atrium.platform.persistence.StatementCounter;
 /**
  * The statements of a chat turn's start, counted at the JDBC driver with the services wired as the container wires
  * them (store in memory, database real): the tier is read once per request (the model check reads it and hands it to
- * the quota check), and a new conversation asks nobody for its history (neither the cache nor the database); only
- * the conversation and the message are written.
+ * the quota check), from the database only the first time (then kept under its version in the store), and a new
+ * conversation asks nobody for its history (neither the cache nor the database); only the conversation and the
+ * message are written.
  */
 class ChatTurnQueriesTest {
 
@@ -81,6 +82,10 @@ class ChatTurnQueriesTest {
         var tenants = new TenantService();
         tenants.em = em;
         tenants.clock = CLOCK;
+        tenants.known = new KnownTiers();
+        tenants.known.store = store;
+        tenants.known.clock = CLOCK;
+        tenants.known.seconds = 30;
         quotas = new QuotaService();
         quotas.store = store;
         quotas.clock = CLOCK;
@@ -125,6 +130,16 @@ class ChatTurnQueriesTest {
 
         assertThat(admission.tier()).isEqualTo(Tier.PRO);
         assertThat(counter.statements()).hasSize(1).allMatch(s -> s.toLowerCase().contains("from ai_tenants"));
+    }
+
+    @Test
+    void whenTheSameUserChatsAgainThenTheTierIsNotReadFromTheDatabase() {
+        request(() -> quotas.admit(user, quotas.allowed(user, "echo"), "echo"));
+
+        var again = request(() -> quotas.admit(user, quotas.allowed(user, "echo"), "echo"));
+
+        assertThat(again.tier()).isEqualTo(Tier.PRO);
+        assertThat(counter.statements()).isEmpty();
     }
 
     @Test
