@@ -2,8 +2,8 @@
  * The AI application backend of spec 02: models, chat, tasks, files and tenant quotas.
  *
  * <p>Owns: the model catalog and providers ({@code echo}, OpenAI-compatible), the per-instance limit on model
- * calls, tenants and their tiers, the daily quotas, conversations and messages, tasks, files and their parsing, the
- * daily usage reports.
+ * calls, tenants and their tiers (kept between requests under a version in the shared store), the daily quotas,
+ * conversations and messages, tasks, files and their parsing, the daily usage reports.
  *
  * <p>Public operations: {@code TenantService.tierOf} (also read by the marketplace), {@code QuotaService},
  * {@code ModelGateway}, {@code ModelCatalog}, and the chat, task and file services.
