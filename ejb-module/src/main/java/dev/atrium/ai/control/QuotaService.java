@@ -83,7 +83,7 @@ public class QuotaService {
         ModelDefinition model = allowed(tier, modelId);
         LocalDate day = LocalDate.now(clock.withZone(ZoneOffset.UTC));
         long reset = day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toEpochSecond();
-        long tokens = store.get(tokensKey(userId, day)).map(Long::parseLong).orElse(0L);
+        long tokens = store.count(tokensKey(userId, day));
         if (tokens >= tier.dailyTokens()) {
             throw limited("Daily token quota of the " + tier.value() + " tier used up", tier.dailyTokens(), reset);
         }
@@ -104,9 +104,9 @@ public class QuotaService {
 
     public DailyUsage today(long userId, Tier tier) {
         LocalDate day = LocalDate.now(clock.withZone(ZoneOffset.UTC));
-        long requests = store.get(requestsKey(userId, day)).map(Long::parseLong).orElse(0L);
+        long requests = store.count(requestsKey(userId, day));
         return new DailyUsage(Math.min(requests, tier.dailyRequests()),
-                store.get(tokensKey(userId, day)).map(Long::parseLong).orElse(0L));
+                store.count(tokensKey(userId, day)));
     }
 
     private BusinessException limited(String message, long limit, long reset) {

@@ -63,7 +63,7 @@ public class LoginGuard {
         if (store.setIfAbsent(key, mine, ADDRESS_WINDOW.plusSeconds(5))) {
             return now.toEpochMilli();
         }
-        return store.get(key).map(Long::parseLong).orElse(now.toEpochMilli());
+        return store.get(key).map(v -> KeyValueStore.integer(key, Optional.of(v))).orElse(now.toEpochMilli());
     }
 
     /**
@@ -114,12 +114,13 @@ public class LoginGuard {
      */
     private Failures failures(String id, Instant now) {
         var recorded = store.getAll(List.of(countKey(id), lastKey(id)));
-        Optional<Instant> last = recorded.get(1).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
+        Optional<Instant> last = recorded.get(1)
+                .map(v -> Instant.ofEpochMilli(KeyValueStore.integer(lastKey(id), Optional.of(v))));
         if (last.isPresent() && !now.isBefore(last.get().plus(LOCK))) {
             clearFailures(id);
             return new Failures(0, Optional.empty(), false);
         }
-        return new Failures(recorded.get(0).map(Long::parseLong).orElse(0L), last,
+        return new Failures(KeyValueStore.integer(countKey(id), recorded.get(0)), last,
                 recorded.get(0).isPresent() || last.isPresent());
     }
 

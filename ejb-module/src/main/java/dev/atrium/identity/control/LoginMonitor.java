@@ -77,7 +77,7 @@ public class LoginMonitor {
             }
         }
         // the increment answered this outcome's count; only the other one is read
-        long other = store.get(key(hour, success ? "fail" : "ok")).map(Long::parseLong).orElse(0L);
+        long other = store.count(key(hour, success ? "fail" : "ok"));
         long ok = success ? counted : other;
         long total = counted + other;
         if (total >= minAttempts && 100.0 * ok / total < minSuccessPercent) {
@@ -94,7 +94,7 @@ public class LoginMonitor {
     }
 
     private long count(String outcome) {
-        return store.get(key(hour(), outcome)).map(Long::parseLong).orElse(0L);
+        return store.count(key(hour(), outcome));
     }
 
     private static String key(long hour, String outcome) {

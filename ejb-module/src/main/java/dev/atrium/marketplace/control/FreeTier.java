@@ -71,7 +71,7 @@ public class FreeTier {
     }
 
     private long value(String key) {
-        return store.get(key).map(Long::parseLong).orElse(0L);
+        return store.count(key);
     }
 
     private YearMonth month() {

@@ -167,8 +167,8 @@ public final class InMemoryKeyValueStore implements KeyValueStore {
 
     private static long next(String key, String value, long delta) {
         try {
-            return Math.addExact(Long.parseLong(value), delta);
-        } catch (NumberFormatException | ArithmeticException e) {
+            return Math.addExact(KeyValueStore.integer(key, Optional.of(value)), delta);
+        } catch (ArithmeticException e) {
             throw new KeyValueStoreException("value of " + key + " is not an integer counter or would overflow", e);
         }
     }

@@ -43,9 +43,39 @@ public interface KeyValueStore {
     /**
      * Adds one to a counter (absent counts as 0) and answers the new value. The ttl is applied only when this
      * call created the counter, so a window starts at the first increment. Throws {@link KeyValueStoreException}
-     * when the value held is not an integer, and leaves it as it was.
+     * when the value held is not an integer, and leaves it as it was. Exact within 2^53 (Redis counts in a script,
+     * whose numbers are doubles): far beyond any counter here.
      */
     long increment(String key, Duration ttlOnCreate);
+
+    /**
+     * A counter's value, 0 when absent. Throws {@link KeyValueStoreException} when the value held is not an integer,
+     * as {@link #increment} does for it: a limit whose counter cannot be read is not treated as unused.
+     */
+    default long count(String key) {
+        return integer(key, get(key));
+    }
+
+    /**
+     * An integer (a counter, a time in milliseconds) as {@link #get} or {@link #getAll} read it, 0 when absent;
+     * throws {@link KeyValueStoreException} when the value held is not an integer, as {@link #count(String)} does.
+     * Only the form Redis counts with is one: ASCII digits, an optional minus, no leading zero, plus sign or space.
+     */
+    static long integer(String key, Optional<String> value) {
+        return value.isEmpty() ? 0 : integer(key, value.get());
+    }
+
+    private static long integer(String key, String value) {
+        try {
+            long parsed = Long.parseLong(value);
+            if (Long.toString(parsed).equals(value)) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // answered below, as any other value that is not an integer
+        }
+        throw new KeyValueStoreException("value of " + key + " is not an integer");
+    }
 
     /**
      * Adds {@code delta} to a counter (absent counts as 0) and answers the new value; like {@link #increment},

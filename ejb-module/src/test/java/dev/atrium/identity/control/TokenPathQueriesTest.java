@@ -192,7 +192,7 @@ class TokenPathQueriesTest {
         // the address's window and its count, the account's failures and last failure in one call, the hour's
         // count of successes and the failures read beside it, the user's last place read and replaced in one call;
         // nothing to clear, as no failure was on record
-        assertThat(storeCalls).containsExactly("setIfAbsent", "increment", "getAll", "increment", "get",
+        assertThat(storeCalls).containsExactly("setIfAbsent", "increment", "getAll", "increment", "count",
                 "getAndSet");
     }
 

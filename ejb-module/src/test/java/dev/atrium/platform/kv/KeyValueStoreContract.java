@@ -336,6 +336,62 @@ abstract class KeyValueStoreContract {
         assertThat(store().get(key("text"))).contains("not a number");
     }
 
+    /**
+     * Hostile or foreign values where a counter is read: text, blanks, signs, spaces, a float, overflow. A counter
+     * that cannot be read fails as its increment fails, never with another exception, and is left as it was.
+     */
+    @Test
+    void whenACounterHoldsWhatIsNotAnIntegerThenCountFailsAsIncrementDoes() {
+        for (String value : List.of("not a number", "", " ", "12 ", " 12", "1.5", "0x10", "9223372036854775808",
+                "-9223372036854775809", "1e3", "١٢", "12\n", "012", "+5", "-0")) {
+            store().set(key("hostile"), value, null);
+
+            assertThatThrownBy(() -> store().count(key("hostile"))).as("count of %s", value)
+                    .isInstanceOf(KeyValueStoreException.class);
+            assertThatThrownBy(() -> store().increment(key("hostile"), null)).as("increment of %s", value)
+                    .isInstanceOf(KeyValueStoreException.class);
+            assertThat(store().get(key("hostile"))).contains(value);
+        }
+        assertThat(store().count(key("absent"))).isZero();
+    }
+
+    /**
+     * A seeded run of random values: count answers what increment would start from, or fails as increment does.
+     * Values stay within 15 characters: Redis's scripts count in doubles, exact to 2^53.
+     */
+    @Test
+    void whenCountersHoldRandomValuesThenCountAgreesWithIncrement() {
+        var random = new java.util.Random(20261127L);
+        String alphabet = "0123456789-+ .eE\tx";
+        for (int i = 0; i < 300; i++) {
+            var value = new StringBuilder();
+            int length = random.nextInt(16);
+            for (int c = 0; c < length; c++) {
+                value.append(alphabet.charAt(random.nextInt(random.nextBoolean() ? 10 : alphabet.length())));
+            }
+            String key = key("random-" + i);
+            store().set(key, value.toString(), null);
+            Long counted;
+            try {
+                counted = store().count(key);
+            } catch (KeyValueStoreException e) {
+                counted = null;
+            }
+            Long incremented;
+            try {
+                incremented = store().increment(key, null) - 1;
+            } catch (KeyValueStoreException e) {
+                incremented = null;
+            }
+            if (counted == null || counted == Long.MAX_VALUE) {
+                // an overflow fails the increment, not the read; anything else must fail both
+                assertThat(counted == null ? incremented : null).as("value [%s]", value).isNull();
+            } else {
+                assertThat(incremented).as("value [%s]", value).isEqualTo(counted);
+            }
+        }
+    }
+
     @Test
     void whenManyThreadsIncrementThenTheSumIsExact() throws Exception {
         var key = key("counter");
