@@ -368,7 +368,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 (System.nanoTime() - started) / 1e9);
     }
 
-    private String redisUrl() {
+    /** The Redis the server uses: in resilience mode this run's own. */
+    public String redisUrl() {
         return resilience() ? "redis://127.0.0.1:" + redisPort + "/0" : Services.redisUrl();
     }
 

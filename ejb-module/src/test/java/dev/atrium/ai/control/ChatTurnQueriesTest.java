@@ -90,17 +90,7 @@ class ChatTurnQueriesTest {
         quotas.store = store;
         quotas.clock = CLOCK;
         quotas.tenants = tenants;
-        quotas.catalog = new ModelCatalog() {
-            @Override
-            public Optional<ModelDefinition> find(String id) {
-                return MODEL.id().equals(id) ? Optional.of(MODEL) : Optional.empty();
-            }
-
-            @Override
-            public ModelDefinition defaultModel() {
-                return MODEL;
-            }
-        };
+        quotas.catalog = new OneModelCatalog(MODEL);
         var cache = new ConversationCache() {
             @Override
             public Optional<List<ChatTurn>> get(UUID conversationId) {

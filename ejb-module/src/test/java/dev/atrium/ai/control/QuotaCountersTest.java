@@ -7,7 +7,6 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Optional;
 import java.util.Set;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -35,17 +34,7 @@ class QuotaCountersTest {
     void wire() {
         quotas.store = store;
         quotas.clock = CLOCK;
-        quotas.catalog = new ModelCatalog() {
-            @Override
-            public Optional<ModelDefinition> find(String id) {
-                return MODEL.id().equals(id) ? Optional.of(MODEL) : Optional.empty();
-            }
-
-            @Override
-            public ModelDefinition defaultModel() {
-                return MODEL;
-            }
-        };
+        quotas.catalog = new OneModelCatalog(MODEL);
     }
 
     @ParameterizedTest

@@ -37,6 +37,8 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
     private static final Logger LOG = Logger.getLogger(ErrorMapper.class.getName());
     /** Seconds a client should wait before retrying when a backing service is away. */
     static final String RETRY_AFTER_SECONDS = "5";
+    /** The failure this request's log line was written for. */
+    static final String LOGGED = "atrium.error-logged";
 
     @Inject
     HttpServletRequest request;
@@ -93,7 +95,10 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
 
     /** The key-value store (Redis) is away: the request may succeed later, so 503 with Retry-After, never 500. */
     private Response unavailable(KeyValueStoreException e) {
-        LOG.warning(() -> "Key-value store unavailable in request " + RequestIds.of(request) + ": " + e.getMessage());
+        if (firstLook(e)) {
+            LOG.warning(() -> "Key-value store unavailable in request " + RequestIds.of(request) + ": "
+                    + e.getMessage());
+        }
         return envelope(503, ErrorResponse.of(Problem.UNAVAILABLE, "Service temporarily unavailable",
                 "A backing service does not answer; try again later"))
                 .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).build();
@@ -109,8 +114,25 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
     }
 
     private Response serverError(Throwable t) {
-        LOG.log(Level.SEVERE, "Unexpected failure in request " + RequestIds.of(request), t);
+        if (firstLook(t)) {
+            LOG.log(Level.SEVERE, "Unexpected failure in request " + RequestIds.of(request), t);
+        }
         return envelope(500, ErrorResponse.of(Problem.INTERNAL, StatusTexts.of(500), null)).build();
+    }
+
+    /**
+     * Whether this failure is new to the request. Jersey's mapper for {@code EJBException}s asks this mapper twice for
+     * the same failure (whether it maps it, then its answer), and a failure is logged once.
+     */
+    private boolean firstLook(Throwable failure) {
+        if (request == null) {
+            return true;
+        }
+        if (request.getAttribute(LOGGED) == failure) {
+            return false;
+        }
+        request.setAttribute(LOGGED, failure);
+        return true;
     }
 
     static Response.ResponseBuilder envelope(int status, ErrorResponse body) {

@@ -2,7 +2,20 @@ package dev.atrium.platform.boundary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import jakarta.ejb.EJBException;
+import jakarta.servlet.http.HttpServletRequest;
+
 import org.junit.jupiter.api.Test;
+
+import dev.atrium.platform.kv.KeyValueStoreException;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
@@ -65,6 +78,52 @@ class ErrorMapperTest {
             assertThat(body.error().message()).isEqualTo("Service temporarily unavailable");
             assertThat(response.getHeaderString("Retry-After")).isEqualTo("5");
             assertThat(Json.write(body)).doesNotContain("redis-host").doesNotContain("Redis");
+        }
+    }
+
+    /** Jersey's mapper of {@code EJBException}s asks twice per failure: once whether it maps, once for the answer. */
+    @Test
+    void whenJerseyAsksTwiceForTheSameFailureThenItIsLoggedOnce() {
+        var attributes = new HashMap<String, Object>();
+        attributes.put(RequestIds.ATTRIBUTE, "req12345");
+        mapper.request = (HttpServletRequest) Proxy.newProxyInstance(HttpServletRequest.class.getClassLoader(),
+                new Class<?>[] {HttpServletRequest.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "getAttribute" -> attributes.get((String) args[0]);
+                    case "setAttribute" -> attributes.put((String) args[0], args[1]);
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        List<LogRecord> records = new ArrayList<>();
+        var handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        var logger = Logger.getLogger(ErrorMapper.class.getName());
+        logger.addHandler(handler);
+        try {
+            var storeDown = new EJBException(new KeyValueStoreException("value of quota:tokens:7 is not an integer"));
+            var unexpected = new EJBException(new IllegalStateException("a bug"));
+            for (Throwable failure : List.of(storeDown, unexpected)) {
+                int status = failure == storeDown ? 503 : 500;
+                assertThat(mapper.toResponse(failure).getStatus()).isEqualTo(status);
+                assertThat(mapper.toResponse(failure).getStatus()).isEqualTo(status);
+            }
+            assertThat(records).extracting(r -> r.getLevel().getName() + " " + r.getMessage().split(":")[0])
+                    .containsExactly("WARNING Key-value store unavailable in request req12345",
+                            "SEVERE Unexpected failure in request req12345");
+            assertThat(mapper.toResponse(new KeyValueStoreException("another")).getStatus()).isEqualTo(503);
+            assertThat(records).hasSize(3);
+        } finally {
+            logger.removeHandler(handler);
         }
     }
 }
