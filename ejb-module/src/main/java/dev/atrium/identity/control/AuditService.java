@@ -16,8 +16,8 @@ import dev.atrium.platform.query.ListQuery;
 import dev.atrium.platform.query.Listing;
 
 /**
- * Writes and lists audit entries. Each entry is written in its own transaction, so a failed login is recorded even
- * though the login itself rolls back.
+ * Writes and lists audit entries. Each entry is written in a transaction of its own, so a failed login is recorded
+ * even though the login itself rolls back; entries of requests at the same time share one ({@link AuditBatches}).
  */
 @Stateless
 public class AuditService {
@@ -36,16 +36,21 @@ public class AuditService {
     @Inject
     Clock clock;
 
-    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    @Inject
+    AuditBatches batches;
+
+    /** Returns once the entry is committed, outside the caller's transaction. */
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void record(AuditAction action, Long userId, RequestOrigin origin, boolean success) {
         record(action, userId, null, origin, success);
     }
 
     /** An event about {@code userId} caused by another user, {@code actorId}. */
-    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void record(AuditAction action, Long userId, Long actorId, RequestOrigin origin, boolean success) {
-        em.persist(new AuditLog(userId, actorId, action.stored(), origin.ipAddress(), origin.userAgent(), success,
-                clock.instant()));
+        var at = clock.instant();
+        batches.write(() -> new AuditLog(userId, actorId, action.stored(), origin.ipAddress(), origin.userAgent(),
+                success, at));
     }
 
     public Listing<AuditLog> list(ListQuery query) {

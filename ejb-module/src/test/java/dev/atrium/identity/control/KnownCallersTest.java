@@ -468,9 +468,7 @@ class KnownCallersTest {
 
     /** Refreshes as an instance's login service makes them: its user kept by {@code known}, never alerted. */
     private LoginService logins(KnownCallers known) {
-        var audit = new AuditService();
-        audit.em = em;
-        audit.clock = fixture.clock;
+        var audit = Audits.service(em, fixture.clock);
         var signals = new SecuritySignals();
         signals.store = store;
         signals.clock = fixture.clock;

@@ -92,9 +92,7 @@ class TokenPathQueriesTest {
         var blacklist = new TokenBlacklist();
         blacklist.store = store;
         blacklist.clock = fixture.clock;
-        var audit = new AuditService();
-        audit.em = em;
-        audit.clock = fixture.clock;
+        var audit = Audits.service(em, fixture.clock);
         var alerts = new AlertService();
         alerts.em = em;
         alerts.audit = audit;
