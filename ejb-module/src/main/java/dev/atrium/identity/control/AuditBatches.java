@@ -17,7 +17,8 @@ import dev.atrium.identity.entity.AuditLog;
  * lock writes every entry waiting, up to {@value #MOST}, in one transaction and one JDBC batch, and each request returns
  * only once its own entry is committed, as when each wrote its own. Alone, a request writes its entry at once; under
  * load, entries that came while a batch was being written go in the next, so a commit serves several requests.
- * <p>A batch that fails is written again entry by entry, so an entry the database refuses fails only its own request.
+ * <p>A batch that fails is written again entry by entry, so an entry the database refuses fails only its own request;
+ * once two entries in a row fail alone, the database is failing and the rest of the batch fails with it.
  */
 @ApplicationScoped
 public class AuditBatches {
@@ -67,12 +68,23 @@ public class AuditBatches {
                 batch.get(0).finish(failed);
                 return;
             }
+            // an entry the database refuses fails alone while its neighbours succeed; two failures in a row are the
+            // database itself, and the rest of the batch fails at once rather than wait out a timeout each
+            RuntimeException previous = null;
             for (Pending p : batch) {
+                if (p.done) {
+                    continue;
+                }
                 try {
                     writer.write(List.of(p.entry));
                     p.finish(null);
+                    previous = null;
                 } catch (RuntimeException alone) {
                     p.finish(alone);
+                    if (previous != null) {
+                        batch.stream().filter(rest -> !rest.done).forEach(rest -> rest.finish(alone));
+                    }
+                    previous = alone;
                 }
             }
         }
