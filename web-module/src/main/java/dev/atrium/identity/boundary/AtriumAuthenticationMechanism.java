@@ -1,17 +1,12 @@
 package dev.atrium.identity.boundary;
 
-import jakarta.annotation.Priority;
+import java.util.Optional;
+
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
-import jakarta.interceptor.Interceptor;
-import jakarta.security.enterprise.AuthenticationStatus;
-import jakarta.security.enterprise.authentication.mechanism.http.HttpAuthenticationMechanism;
-import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageContext;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
 import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
@@ -22,18 +17,15 @@ import dev.atrium.platform.kv.KeyValueStoreException;
 
 /**
  * The one authentication mechanism of the platform (DESIGN decision 3). It reads {@code Authorization: Bearer}
- * (HS256 access tokens, RS256 SSO tokens) or the {@code session_id} cookie, and hands the container the caller's
- * name and groups. A request without credentials goes on anonymously; a bad bearer credential is marked, and the
- * credential filter answers it 401 in the error envelope; a stale session cookie is simply no session. An agent's
+ * (HS256 access tokens, RS256 SSO tokens) or the {@code session_id} cookie, and answers the caller, whose name and
+ * groups {@link AtriumAuthModule} hands the container. A request without credentials goes on anonymously; a bad
+ * bearer credential is marked, and the credential filter answers it 401 in the error envelope; a stale session
+ * cookie is simply no session. An agent's
  * dependency token ({@code atd_…}) is no login at all: on {@code POST /v1/agents/{id}/invoke} it is handed to the
  * invoke resource as {@link #DEPENDENCY_TOKEN} (the request stays anonymous), anywhere else it is refused.
  */
 @ApplicationScoped
-// In the EAR, the reports module's MicroProfile JWT mechanism is a bean visible to this WAR too; as an enabled
-// alternative this one is chosen here, while the reports module, which cannot see it, keeps its own.
-@Alternative
-@Priority(Interceptor.Priority.APPLICATION)
-public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanism {
+public class AtriumAuthenticationMechanism {
 
     public static final String CALLER = "atrium.caller";
     public static final String FAILURE = "atrium.auth.failure";
@@ -52,18 +44,17 @@ public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanis
     @Inject
     ClientAddress addresses;
 
-    @Override
-    public AuthenticationStatus validateRequest(HttpServletRequest request, HttpServletResponse response,
-                                                HttpMessageContext context) {
+    /** The caller the request's credential names; empty for an anonymous request or a refused credential. */
+    public Optional<Caller> authenticate(HttpServletRequest request) {
         // the container may ask more than once per request; verify once
         if (request.getAttribute(CALLER) instanceof Caller known) {
-            return login(context, known);
+            return Optional.of(known);
         }
         if (request.getAttribute(FAILURE) != null || request.getAttribute(UNAVAILABLE) != null) {
-            return context.doNothing();
+            return Optional.empty();
         }
         try {
-            return verify(request, context);
+            return verify(request);
         } catch (RuntimeException e) {
             // revocations and sessions live in the store: without it no credential can be trusted or refused
             var storeDown = storeFailure(e);
@@ -71,7 +62,7 @@ public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanis
                 throw e;
             }
             request.setAttribute(UNAVAILABLE, storeDown);
-            return context.doNothing();
+            return Optional.empty();
         }
     }
 
@@ -85,12 +76,12 @@ public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanis
         return null;
     }
 
-    private AuthenticationStatus verify(HttpServletRequest request, HttpMessageContext context) {
+    private Optional<Caller> verify(HttpServletRequest request) {
         String header = request.getHeader("Authorization");
         if (header != null && !header.isBlank()) {
             if (!header.regionMatches(true, 0, "Bearer", 0, 6)) {
                 request.setAttribute(FAILURE, "Unsupported authorization scheme: use Bearer");
-                return context.doNothing();
+                return Optional.empty();
             }
             String credential = header.substring(6).trim();
             if (credential.startsWith(DEPENDENCY_PREFIX)) {
@@ -101,23 +92,20 @@ public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanis
                     request.setAttribute(FAILURE, "A dependency token is accepted by POST /v1/agents/{id}/invoke "
                             + "only");
                 }
-                return context.doNothing();
+                return Optional.empty();
             }
             try {
-                return remember(request, context, authenticator.bearer(credential));
+                return Optional.of(remember(request, authenticator.bearer(credential)));
             } catch (BusinessException e) {
                 request.setAttribute(FAILURE, e.getMessage());
-                return context.doNothing();
+                return Optional.empty();
             }
         }
         String sessionId = sessionCookie(request);
         if (sessionId != null) {
-            var caller = authenticator.session(sessionId, Origins.of(request, addresses));
-            if (caller.isPresent()) {
-                return remember(request, context, caller.get());
-            }
+            return authenticator.session(sessionId, Origins.of(request, addresses)).map(c -> remember(request, c));
         }
-        return context.doNothing();
+        return Optional.empty();
     }
 
     static String sessionCookie(HttpServletRequest request) {
@@ -132,16 +120,11 @@ public class AtriumAuthenticationMechanism implements HttpAuthenticationMechanis
         return null;
     }
 
-    private static AuthenticationStatus remember(HttpServletRequest request, HttpMessageContext context,
-                                                 Caller caller) {
+    private static Caller remember(HttpServletRequest request, Caller caller) {
         request.setAttribute(CALLER, caller);
         // API-key callers are limited per key (spec 03), everyone else per user
         request.setAttribute(CallerKeys.ATTRIBUTE, "api_key".equals(caller.credentialKind())
                 ? "key:" + caller.tokenId() : "user:" + caller.userId());
-        return login(context, caller);
-    }
-
-    private static AuthenticationStatus login(HttpMessageContext context, Caller caller) {
-        return context.notifyContainerAboutLogin(new CallerPrincipal(caller), caller.groups());
+        return caller;
     }
 }
