@@ -37,7 +37,8 @@ import dev.atrium.platform.query.Listing;
  * <p>A repeat is counted in the shared store, not on the record: a storm of repeats (one user refreshing a token
  * thousands of times a minute) would otherwise queue every request behind one row lock. The counted repeats are
  * folded into the record when alerts are listed or acknowledged, before the subject's next episode opens, and at
- * every {@value #FOLD_EVERY}th repeat, so a listing always shows the exact count.
+ * every {@value #FOLD_EVERY}th repeat, so a listing always shows the exact count. A repeat costs one round trip to
+ * the store ({@link KeyValueStore#beginOrRepeat}) and no transaction; only a new episode and a fold begin one.
  */
 @Stateless
 public class AlertService {
@@ -73,24 +74,37 @@ public class AlertService {
     @EJB
     AuditService audit;
 
+    /** This bean through the container, so that opening and folding get their own transactions. */
+    @EJB
+    AlertService self;
+
     @Inject
     @ConfigProperty(name = AlertSettings.COOLDOWN, defaultValue = "60")
     long cooldownMinutes;
 
     /**
-     * Raises the signal in its own transaction, so an alert about a failed login stays although the login rolls
-     * back. Answers the new alert, or empty when this subject's episode is already under way.
+     * Raises the signal. A new episode's alert is written in a transaction of its own, so an alert about a failed
+     * login stays although the login rolls back. Answers the new alert, or empty when this subject's episode is
+     * already under way. Outside the caller's transaction, so that no failure here can roll it back.
      */
-    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public Optional<SecurityAlert> raise(String kind, String subject, String details) {
         var now = clock.instant();
-        if (!store.setIfAbsent("alert:cool:" + kind + ":" + subject, "1", Duration.ofMinutes(cooldownMinutes))) {
-            store.set(repeatKey("last", kind, subject), Long.toString(now.toEpochMilli()), REPEATS_KEPT);
-            if (store.increment(repeatKey("count", kind, subject), REPEATS_KEPT) % FOLD_EVERY == 0) {
-                openAlert(kind, subject).ifPresent(this::fold);
+        long repeats = store.beginOrRepeat("alert:cool:" + kind + ":" + subject, Duration.ofMinutes(cooldownMinutes),
+                repeatKey("count", kind, subject), repeatKey("last", kind, subject),
+                Long.toString(now.toEpochMilli()), REPEATS_KEPT);
+        if (repeats > 0) {
+            if (repeats % FOLD_EVERY == 0) {
+                self.foldOpen(kind, subject);
             }
             return Optional.empty();
         }
+        return Optional.of(self.open(kind, subject, details, now));
+    }
+
+    /** The first raise of an episode: the record, its audit entry, the metric, the log line and the mails. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public SecurityAlert open(String kind, String subject, String details, Instant now) {
         // repeats of the episode that ended belong to its record, not to the new one
         openAlert(kind, subject).ifPresent(this::fold);
         var alert = new SecurityAlert(kind, subject, details, now);
@@ -104,7 +118,13 @@ public class AlertService {
                             + details + "\nFirst seen: " + now
                             + "\n\nList and acknowledge open alerts with GET /api/admin/alerts?status=open.\n");
         }
-        return Optional.of(alert);
+        return alert;
+    }
+
+    /** Brings the open record of this subject's episode up to date with the repeats counted so far. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public void foldOpen(String kind, String subject) {
+        openAlert(kind, subject).ifPresent(this::fold);
     }
 
     public Listing<SecurityAlert> list(ListQuery query) {

@@ -84,6 +84,24 @@ public interface KeyValueStore {
     long add(String key, long delta, Duration ttlOnCreate);
 
     /**
+     * One occurrence of a signal that fires once per episode and counts what follows (security alerts). When
+     * {@code episodeKey} is absent it is created with {@code episodeTtl} and the answer is 0: this occurrence begins
+     * an episode. Otherwise one is added to {@code countKey} (its {@code keep} applied when this call creates it, as
+     * {@link #increment}), {@code stampKey} is set to {@code stamp} with {@code keep}, and the answer is the
+     * counter's new value. Redis does it in one round trip; throws {@link KeyValueStoreException} when the counter
+     * holds no integer, as {@link #increment} does.
+     */
+    default long beginOrRepeat(String episodeKey, Duration episodeTtl, String countKey, String stampKey,
+                               String stamp, Duration keep) {
+        if (setIfAbsent(episodeKey, "1", episodeTtl)) {
+            return 0;
+        }
+        long count = increment(countKey, keep);
+        set(stampKey, stamp, keep);
+        return count;
+    }
+
+    /**
      * Sets a new time to live on an existing entry, counted from now; a {@code null} or non-positive ttl makes it
      * never expire. {@code false} when the key is absent.
      */

@@ -42,6 +42,31 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
             return value
             """;
 
+    // the episode's key set when absent (answer 0), else the repeat counted as INCREMENT counts and the stamp set
+    private static final String BEGIN_OR_REPEAT = """
+            local begun
+            if tonumber(ARGV[1]) > 0 then
+              begun = redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1])
+            else
+              begun = redis.call('SET', KEYS[1], '1', 'NX')
+            end
+            if begun then
+              return 0
+            end
+            local created = redis.call('EXISTS', KEYS[2]) == 0
+            local value = redis.call('INCRBY', KEYS[2], 1)
+            local keep = tonumber(ARGV[2])
+            if created and keep > 0 then
+              redis.call('PEXPIRE', KEYS[2], ARGV[2])
+            end
+            if keep > 0 then
+              redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[2])
+            else
+              redis.call('SET', KEYS[3], ARGV[3])
+            end
+            return value
+            """;
+
     // PERSIST alone answers 0 both for "absent" and for "had no ttl", which expire() must tell apart
     private static final String PERSIST = """
             if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -148,6 +173,18 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
         String millis = Long.toString(Ttl.millis(ttlOnCreate));
         return (Long) call("INCRBY", redis -> redis.eval(INCREMENT, List.of(key),
                 List.of(millis, Long.toString(delta))));
+    }
+
+    @Override
+    public long beginOrRepeat(String episodeKey, Duration episodeTtl, String countKey, String stampKey,
+                              String stamp, Duration keep) {
+        Objects.requireNonNull(episodeKey, "key");
+        Objects.requireNonNull(countKey, "key");
+        Objects.requireNonNull(stampKey, "key");
+        Objects.requireNonNull(stamp, "value");
+        List<String> args = List.of(Long.toString(Ttl.millis(episodeTtl)), Long.toString(Ttl.millis(keep)), stamp);
+        return (Long) call("SET NX / INCRBY", redis -> redis.eval(BEGIN_OR_REPEAT,
+                List.of(episodeKey, countKey, stampKey), args));
     }
 
     @Override

@@ -50,6 +50,7 @@ class AlertRepeatsTest {
             service.store = store;
             service.clock = clock;
             service.cooldownMinutes = 60;
+            service.self = service;
             return work.apply(service);
         });
     }

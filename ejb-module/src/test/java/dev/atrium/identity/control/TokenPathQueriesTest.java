@@ -55,6 +55,7 @@ class TokenPathQueriesTest {
     private EntityManager em;
     private LoginService login;
     private Authenticator authenticator;
+    private SecuritySignals signals;
 
     @BeforeAll
     static void seed() {
@@ -99,7 +100,8 @@ class TokenPathQueriesTest {
         alerts.store = store;
         alerts.clock = fixture.clock;
         alerts.cooldownMinutes = 60;
-        var signals = new SecuritySignals();
+        alerts.self = alerts;
+        signals = new SecuritySignals();
         signals.store = store;
         signals.clock = fixture.clock;
         signals.alerts = alerts;
@@ -220,6 +222,23 @@ class TokenPathQueriesTest {
         // the user kept under its version: only the audit entry
         assertThat(counter.statementsButSequences()).hasSize(1);
         assertThat(counter.statementsButSequences().get(0)).containsIgnoringCase("insert into audit_logs");
+    }
+
+    /** One client refreshing in a loop: the refresh-frequency alert's episode is under way, each refresh repeats it. */
+    @Test
+    void whenRefreshesComeInAStormThenTheAlertsRepeatIsOneStoreCallAndNoStatement() {
+        String refresh = fixture.tokens.issue(TokenType.REFRESH, userId, "developer");
+        request(() -> login.refresh(refresh, ORIGIN));
+        signals.refreshMax = 0;
+        store.setIfAbsent("alert:cool:refresh_frequency:user:" + userId, "1", java.time.Duration.ofMinutes(60));
+        storeCalls.clear();
+
+        request(() -> login.refresh(refresh, ORIGIN));
+
+        assertThat(storeCalls).containsExactly("getAll", "increment", "beginOrRepeat", "getAndSet");
+        assertThat(counter.statementsButSequences()).singleElement().asString()
+                .containsIgnoringCase("insert into audit_logs");
+        assertThat(store.get("alert:repeats:count:refresh_frequency:user:" + userId)).contains("1");
     }
 
     @Test

@@ -408,6 +408,78 @@ abstract class KeyValueStoreContract {
     }
 
     @Test
+    void whenAnEpisodeBeginsThenItsKeyIsSetAndNothingIsCounted() {
+        long answer = store().beginOrRepeat(key("episode"), Duration.ofMinutes(1), key("count"), key("last"), "100",
+                Duration.ofMinutes(5));
+
+        assertThat(answer).isZero();
+        assertThat(store().get(key("episode"))).contains("1");
+        assertThat(store().ttl(key("episode"))).hasValueSatisfying(ttl ->
+                assertThat(ttl).isGreaterThan(Duration.ofSeconds(50)).isLessThanOrEqualTo(Duration.ofMinutes(1)));
+        assertThat(store().get(key("count"))).isEmpty();
+        assertThat(store().get(key("last"))).isEmpty();
+    }
+
+    @Test
+    void whenAnEpisodeRepeatsThenEachRepeatIsCountedAndTheLastStamped() {
+        store().beginOrRepeat(key("episode"), Duration.ofMinutes(1), key("count"), key("last"), "100",
+                Duration.ofMinutes(5));
+
+        assertThat(store().beginOrRepeat(key("episode"), Duration.ofMinutes(1), key("count"), key("last"), "200",
+                Duration.ofMinutes(5))).isEqualTo(1);
+        assertThat(store().beginOrRepeat(key("episode"), Duration.ofMinutes(1), key("count"), key("last"), "300",
+                Duration.ofMinutes(5))).isEqualTo(2);
+
+        assertThat(store().get(key("count"))).contains("2");
+        assertThat(store().get(key("last"))).contains("300");
+        assertThat(store().ttl(key("count"))).hasValueSatisfying(ttl ->
+                assertThat(ttl).isGreaterThan(Duration.ofMinutes(4)));
+        assertThat(store().ttl(key("last"))).hasValueSatisfying(ttl ->
+                assertThat(ttl).isGreaterThan(Duration.ofMinutes(4)));
+        assertThat(store().ttl(key("episode"))).hasValueSatisfying(ttl ->
+                assertThat(ttl).isLessThanOrEqualTo(Duration.ofMinutes(1)));
+    }
+
+    @Test
+    void whenTheEpisodeHasEndedThenTheNextOccurrenceBeginsAnotherAndTheCountIsKept() {
+        store().beginOrRepeat(key("episode"), Duration.ofMillis(500), key("count"), key("last"), "1", null);
+        store().beginOrRepeat(key("episode"), Duration.ofMillis(500), key("count"), key("last"), "2", null);
+
+        advance(Duration.ofMillis(700));
+
+        assertThat(store().beginOrRepeat(key("episode"), Duration.ofMillis(500), key("count"), key("last"), "3",
+                null)).isZero();
+        assertThat(store().get(key("count"))).contains("1");
+        assertThat(store().get(key("last"))).contains("2");
+        assertThat(store().ttl(key("count"))).isEmpty();
+        assertThat(store().ttl(key("last"))).isEmpty();
+    }
+
+    @Test
+    void whenTheRepeatCounterIsNotAnIntegerThenTheRepeatFailsAndChangesNothing() {
+        store().set(key("episode"), "1", Duration.ofMinutes(1));
+        store().set(key("count"), "lots", null);
+        store().set(key("last"), "100", null);
+
+        assertThatThrownBy(() -> store().beginOrRepeat(key("episode"), Duration.ofMinutes(1), key("count"),
+                key("last"), "200", null)).isInstanceOf(KeyValueStoreException.class);
+
+        assertThat(store().get(key("count"))).contains("lots");
+        assertThat(store().get(key("last"))).contains("100");
+    }
+
+    @Test
+    void whenManyThreadsRaiseAtOnceThenOneBeginsTheEpisodeAndTheRestAreCounted() throws Exception {
+        var results = concurrently(THREADS, i -> store().beginOrRepeat(key("episode"), Duration.ofMinutes(1),
+                key("count"), key("last"), Integer.toString(i), Duration.ofMinutes(1)));
+
+        assertThat(results).containsOnlyOnce(0L);
+        assertThat(results).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.LongStream.range(0, THREADS).boxed().toList());
+        assertThat(store().get(key("count"))).contains(Integer.toString(THREADS - 1));
+    }
+
+    @Test
     void whenExpireOnPresentKeyThenTtlIsRenewed() {
         store().set(key("session"), "v", Duration.ofMillis(600));
         advance(Duration.ofMillis(300));
