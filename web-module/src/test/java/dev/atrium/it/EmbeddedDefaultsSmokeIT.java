@@ -46,6 +46,8 @@ class EmbeddedDefaultsSmokeIT {
         assertThat(server.launchCommand()).as("Payara's launcher, the archive required")
                 .contains("-Xshare:on", "fish.payara.micro.impl.PayaraMicroImpl").doesNotContain("-jar")
                 .anyMatch(argument -> argument.startsWith("-XX:SharedArchiveFile="));
+        assertThat(server.launchCommand()).as("the launcher's JVM settings (README, Benchmarks)")
+                .contains("-XX:+UseParallelGC", "-XX:MetaspaceSize=256m");
         List<String> loads = java.nio.file.Files.readAllLines(server.classLoadLog());
         long shared = loads.stream().filter(line -> line.contains("source: shared objects file")).count();
         assertThat(shared).as("classes mapped from the archive, of %d loaded", loads.size())

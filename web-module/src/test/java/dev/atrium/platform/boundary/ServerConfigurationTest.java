@@ -15,6 +15,9 @@ import java.util.stream.Collectors;
 import jakarta.annotation.sql.DataSourceDefinition;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.persistence.DatabaseMigrations;
@@ -78,6 +81,48 @@ class ServerConfigurationTest {
         assertThat(Files.readString(ROOT.resolve("scripts/build"))).endsWith("scripts/launcher\n");
         assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
                 .contains("\"../scripts/launcher\"", "\"command\"", "\"-Xshare:on\"");
+    }
+
+    /** What {@code scripts/launcher command} prints before the launcher's own arguments, with JAVA_OPTS as given. */
+    private static List<String> launcherArguments(String javaOpts, Path runtimeDir) throws Exception {
+        var builder = new ProcessBuilder("bash", ROOT.resolve("scripts/launcher").toString(), "command",
+                runtimeDir.toString()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("JAVA_OPTS", javaOpts);
+        Process process = builder.start();
+        List<String> lines = new String(process.getInputStream().readAllBytes()).lines().toList();
+        assertThat(process.waitFor()).isZero();
+        return lines;
+    }
+
+    @ParameterizedTest(name = "JAVA_OPTS \"{0}\"")
+    @CsvSource(delimiter = '|', value = {
+        "                                  | true  | true",
+        "-Xmx2g                            | true  | true",
+        "-XX:+UseG1GC                      | false | true",
+        "-Xmx1g -XX:+UseZGC -Xlog:gc       | false | true",
+        "-XX:-UseParallelGC                | false | true",
+        "-XX:+UseShenandoahGC              | false | true",
+        "-XX:MetaspaceSize=64m             | true  | false",
+        "-XX:+UseSerialGC -XX:MetaspaceSize=1g | false | false",
+        "-XX:+UseG1GCTypo                  | true  | true",
+        "-Dnote=-XX:+UseG1GC               | true  | true",
+        "-XX:MaxMetaspaceSize=512m         | true  | true"})
+    void whenJavaOptsNameACollectorOrAMetadataThresholdThenTheLauncherLeavesItsOwnOut(String javaOpts,
+            boolean parallel, boolean threshold, @TempDir Path runtimeDir) throws Exception {
+        // scripts/run puts JAVA_OPTS before the launcher's arguments: the JVM refuses two collectors, and of two
+        // thresholds the launcher's would win
+        List<String> arguments = launcherArguments(javaOpts == null ? "" : javaOpts, runtimeDir.resolve("payara"));
+        assertThat(arguments.contains("-XX:+UseParallelGC")).isEqualTo(parallel);
+        assertThat(arguments.contains("-XX:MetaspaceSize=256m")).isEqualTo(threshold);
+        assertThat(arguments).filteredOn(a -> a.matches("-XX:[+-]Use\\w+GC")).hasSizeLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void whenTheRunScriptOrTheStartUpBenchStartsTheJvmThenTheLauncherSetsItsCollector() throws IOException {
+        assertThat(Files.readString(ROOT.resolve("scripts/run"))).contains("${JAVA_OPTS:-} \"${launch[@]}\"");
+        String startup = Files.readString(ROOT.resolve("scripts/bench-startup"));
+        assertThat(startup).contains("scripts/launcher command \"$data/payara\"",
+                "ATRIUM_CDS=off scripts/launcher command \"$data/payara\"", "${JAVA_OPTS:-} \"${launch[@]}\"");
     }
 
     @Test
