@@ -77,18 +77,19 @@ public class SecuritySignals {
      * ({@code atrium.alerts.refresh-theft.revoke}), so that neither party can refresh with it again.
      */
     public boolean refreshed(long userId, String tokenId, String address) {
-        if (count("sig:refresh:" + userId, refreshWindowMinutes) > refreshMax) {
-            alert("refresh_frequency", "user:" + userId, "more than " + refreshMax + " token refreshes within "
-                    + refreshWindowMinutes + " minutes by user " + userId);
-        }
         var place = locator.locate(address);
+        String countKey = countKey("sig:refresh:" + userId, refreshWindowMinutes);
+        Duration countTtl = countTtl(refreshWindowMinutes);
         if (place.isEmpty() || tokenId == null || tokenId.isEmpty()) {
+            frequent(userId, store.increment(countKey, countTtl));
             return false;
         }
         var here = new Sighting(place.get(), address, clock.instant().getEpochSecond());
-        // read and written in one round trip; a token revoked below keeps no use, whatever place is stored for it
-        var before = store.getAndSet("sig:refresh-place:" + tokenId, here.encode(),
-                Duration.ofMinutes(2L * theftWindowMinutes)).flatMap(Sighting::parse);
+        // counted, read and written in one round trip; a token revoked below keeps no use, whatever place is stored
+        var seen = store.incrementAndSwap(countKey, countTtl, "sig:refresh-place:" + tokenId, here.encode(),
+                Duration.ofMinutes(2L * theftWindowMinutes));
+        frequent(userId, seen.count());
+        var before = seen.replaced().flatMap(Sighting::parse);
         if (before.isPresent() && here.elsewhereWithin(before.get(), theftWindowMinutes * 60L)) {
             var last = before.get();
             alert("refresh_token_two_addresses", "user:" + userId, "refresh token of user " + userId
@@ -102,6 +103,13 @@ public class SecuritySignals {
             }
         }
         return false;
+    }
+
+    private void frequent(long userId, long refreshes) {
+        if (refreshes > refreshMax) {
+            alert("refresh_frequency", "user:" + userId, "more than " + refreshMax + " token refreshes within "
+                    + refreshWindowMinutes + " minutes by user " + userId);
+        }
     }
 
     /** A successful login of this user from this address. */
@@ -141,9 +149,19 @@ public class SecuritySignals {
 
     /** Counts in fixed windows of the injectable clock, so tests can move from one window to the next. */
     private long count(String key, int windowMinutes) {
-        long window = Math.max(60L, windowMinutes * 60L);
-        long bucket = clock.instant().getEpochSecond() / window;
-        return store.increment(key + ":" + bucket, Duration.ofSeconds(2 * window));
+        return store.increment(countKey(key, windowMinutes), countTtl(windowMinutes));
+    }
+
+    private String countKey(String key, int windowMinutes) {
+        return key + ":" + clock.instant().getEpochSecond() / window(windowMinutes);
+    }
+
+    private static Duration countTtl(int windowMinutes) {
+        return Duration.ofSeconds(2 * window(windowMinutes));
+    }
+
+    private static long window(int windowMinutes) {
+        return Math.max(60L, windowMinutes * 60L);
     }
 
     /** An alert must never fail the request that noticed it. */

@@ -102,6 +102,24 @@ public interface KeyValueStore {
     }
 
     /**
+     * {@link #increment} of {@code countKey} and {@link #getAndSet} of {@code swapKey} together (a counted event
+     * that also replaces what was last seen of it, as a token's refresh does). Redis does both in one round trip;
+     * throws {@link KeyValueStoreException} when the counter holds no integer, and then replaces nothing.
+     */
+    default CountAndSwap incrementAndSwap(String countKey, Duration ttlOnCreate, String swapKey, String value,
+                                          Duration swapTtl) {
+        long count = increment(countKey, ttlOnCreate);
+        return new CountAndSwap(count, getAndSet(swapKey, value, swapTtl));
+    }
+
+    /** What {@link #incrementAndSwap} answers: the counter's new value and the value replaced, if any. */
+    record CountAndSwap(long count, Optional<String> replaced) {
+        public CountAndSwap {
+            java.util.Objects.requireNonNull(replaced, "replaced");
+        }
+    }
+
+    /**
      * Sets a new time to live on an existing entry, counted from now; a {@code null} or non-positive ttl makes it
      * never expire. {@code false} when the key is absent.
      */

@@ -67,6 +67,22 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
             return value
             """;
 
+    // INCREMENT's count, then SET ... GET of the other key; a counter that is no integer fails before the swap
+    private static final String INCREMENT_AND_SWAP = """
+            local created = redis.call('EXISTS', KEYS[1]) == 0
+            local value = redis.call('INCRBY', KEYS[1], 1)
+            if created and tonumber(ARGV[1]) > 0 then
+              redis.call('PEXPIRE', KEYS[1], ARGV[1])
+            end
+            local replaced
+            if tonumber(ARGV[3]) > 0 then
+              replaced = redis.call('SET', KEYS[2], ARGV[2], 'GET', 'PX', ARGV[3])
+            else
+              replaced = redis.call('SET', KEYS[2], ARGV[2], 'GET')
+            end
+            return {value, replaced}
+            """;
+
     // PERSIST alone answers 0 both for "absent" and for "had no ttl", which expire() must tell apart
     private static final String PERSIST = """
             if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -185,6 +201,20 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
         List<String> args = List.of(Long.toString(Ttl.millis(episodeTtl)), Long.toString(Ttl.millis(keep)), stamp);
         return (Long) call("SET NX / INCRBY", redis -> redis.eval(BEGIN_OR_REPEAT,
                 List.of(episodeKey, countKey, stampKey), args));
+    }
+
+    @Override
+    public CountAndSwap incrementAndSwap(String countKey, Duration ttlOnCreate, String swapKey, String value,
+                                         Duration swapTtl) {
+        Objects.requireNonNull(countKey, "key");
+        Objects.requireNonNull(swapKey, "key");
+        Objects.requireNonNull(value, "value");
+        List<String> args = List.of(Long.toString(Ttl.millis(ttlOnCreate)), value, Long.toString(Ttl.millis(swapTtl)));
+        var answer = (List<?>) call("INCRBY / SET GET", redis -> redis.eval(INCREMENT_AND_SWAP,
+                List.of(countKey, swapKey), args));
+        // Lua's false (no value replaced) ends the reply early or comes back as null
+        Object replaced = answer.size() > 1 ? answer.get(1) : null;
+        return new CountAndSwap((Long) answer.get(0), Optional.ofNullable((String) replaced));
     }
 
     @Override

@@ -480,6 +480,86 @@ abstract class KeyValueStoreContract {
     }
 
     @Test
+    void whenAnEventIsCountedAndSwappedThenTheCountRisesAndTheReplacedValueIsAnswered() {
+        var first = store().incrementAndSwap(key("count"), Duration.ofMinutes(5), key("place"), "first",
+                Duration.ofMinutes(1));
+        var second = store().incrementAndSwap(key("count"), Duration.ofMinutes(9), key("place"), "second",
+                Duration.ofMinutes(2));
+
+        assertThat(first).isEqualTo(new KeyValueStore.CountAndSwap(1, Optional.empty()));
+        assertThat(second).isEqualTo(new KeyValueStore.CountAndSwap(2, Optional.of("first")));
+        assertThat(store().get(key("count"))).contains("2");
+        assertThat(store().get(key("place"))).contains("second");
+        assertThat(store().ttl(key("count"))).as("the counter keeps the ttl it was created with")
+                .hasValueSatisfying(ttl -> assertThat(ttl).isLessThanOrEqualTo(Duration.ofMinutes(5))
+                        .isGreaterThan(Duration.ofMinutes(4)));
+        assertThat(store().ttl(key("place"))).as("the swapped value takes the latest ttl")
+                .hasValueSatisfying(ttl -> assertThat(ttl).isGreaterThan(Duration.ofMinutes(1)));
+    }
+
+    @Test
+    void whenCountedAndSwappedWithoutTtlsThenNeitherExpiresAndAnEmptyValueIsAValue() {
+        store().set(key("place"), "old", Duration.ofMinutes(1));
+
+        var answer = store().incrementAndSwap(key("count"), null, key("place"), "", Duration.ZERO);
+        var again = store().incrementAndSwap(key("count"), null, key("place"), "next", null);
+
+        assertThat(answer).isEqualTo(new KeyValueStore.CountAndSwap(1, Optional.of("old")));
+        assertThat(again.replaced()).contains("");
+        assertThat(store().ttl(key("count"))).isEmpty();
+        assertThat(store().ttl(key("place"))).isEmpty();
+    }
+
+    @Test
+    void whenTheCounterOfACountAndSwapIsNotAnIntegerThenItFailsAndSwapsNothing() {
+        store().set(key("count"), "lots", null);
+        store().set(key("place"), "kept", null);
+
+        assertThatThrownBy(() -> store().incrementAndSwap(key("count"), null, key("place"), "new", null))
+                .isInstanceOf(KeyValueStoreException.class);
+
+        assertThat(store().get(key("count"))).contains("lots");
+        assertThat(store().get(key("place"))).contains("kept");
+    }
+
+    /** A seeded run: the one call answers and leaves what increment and getAndSet leave on a twin pair of keys. */
+    @Test
+    void whenCountsAndSwapsComeInRandomOrderThenTheyAgreeWithIncrementAndGetAndSet() {
+        var random = new java.util.Random(20261128L);
+        String alphabet = "ab|: 0é\u00ff\t{}\"'";
+        for (int i = 0; i < 200; i++) {
+            int pair = random.nextInt(4);
+            var value = new StringBuilder();
+            int length = random.nextInt(12);
+            for (int c = 0; c < length; c++) {
+                value.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            Duration ttl = random.nextBoolean() ? null : Duration.ofMinutes(1 + random.nextInt(5));
+            var together = store().incrementAndSwap(key("count-" + pair), ttl, key("place-" + pair),
+                    value.toString(), ttl);
+            long count = store().increment(key("twin-count-" + pair), ttl);
+            var replaced = store().getAndSet(key("twin-place-" + pair), value.toString(), ttl);
+            assertThat(together).as("step %d, value [%s]", i, value)
+                    .isEqualTo(new KeyValueStore.CountAndSwap(count, replaced));
+        }
+    }
+
+    @Test
+    void whenManyThreadsCountAndSwapThenEachCountIsAnsweredOnceAndEachValueReplacedOnce() throws Exception {
+        var results = concurrently(THREADS, i -> store().incrementAndSwap(key("count"), Duration.ofMinutes(1),
+                key("place"), "v" + i, Duration.ofMinutes(1)));
+
+        assertThat(results).extracting(KeyValueStore.CountAndSwap::count).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.LongStream.rangeClosed(1, THREADS).boxed().toList());
+        var replaced = new ArrayList<String>();
+        results.forEach(r -> r.replaced().ifPresent(replaced::add));
+        assertThat(replaced).hasSize(THREADS - 1).doesNotHaveDuplicates();
+        replaced.add(store().get(key("place")).orElseThrow());
+        assertThat(replaced).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.IntStream.range(0, THREADS).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
     void whenExpireOnPresentKeyThenTtlIsRenewed() {
         store().set(key("session"), "v", Duration.ofMillis(600));
         advance(Duration.ofMillis(300));
