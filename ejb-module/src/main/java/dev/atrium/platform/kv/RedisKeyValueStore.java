@@ -2,7 +2,11 @@ package dev.atrium.platform.kv;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,6 +19,7 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.util.JedisURIHelper;
 
@@ -33,17 +38,17 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RedisKeyValueStore.class.getName());
 
     // checking existence rather than "INCR answered 1" keeps a counter that was set to "0" from restarting its window
-    private static final String INCREMENT = """
+    static final Script INCREMENT = new Script("""
             local created = redis.call('EXISTS', KEYS[1]) == 0
             local value = redis.call('INCRBY', KEYS[1], ARGV[2])
             if created and tonumber(ARGV[1]) > 0 then
               redis.call('PEXPIRE', KEYS[1], ARGV[1])
             end
             return value
-            """;
+            """);
 
     // the episode's key set when absent (answer 0), else the repeat counted as INCREMENT counts and the stamp set
-    private static final String BEGIN_OR_REPEAT = """
+    static final Script BEGIN_OR_REPEAT = new Script("""
             local begun
             if tonumber(ARGV[1]) > 0 then
               begun = redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1])
@@ -65,10 +70,10 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
               redis.call('SET', KEYS[3], ARGV[3])
             end
             return value
-            """;
+            """);
 
     // INCREMENT's count, then SET ... GET of the other key; a counter that is no integer fails before the swap
-    private static final String INCREMENT_AND_SWAP = """
+    static final Script INCREMENT_AND_SWAP = new Script("""
             local created = redis.call('EXISTS', KEYS[1]) == 0
             local value = redis.call('INCRBY', KEYS[1], 1)
             if created and tonumber(ARGV[1]) > 0 then
@@ -81,16 +86,16 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
               replaced = redis.call('SET', KEYS[2], ARGV[2], 'GET')
             end
             return {value, replaced}
-            """;
+            """);
 
     // PERSIST alone answers 0 both for "absent" and for "had no ttl", which expire() must tell apart
-    private static final String PERSIST = """
+    static final Script PERSIST = new Script("""
             if redis.call('EXISTS', KEYS[1]) == 0 then
               return 0
             end
             redis.call('PERSIST', KEYS[1])
             return 1
-            """;
+            """);
 
     private final String endpoint;
     private final RedisClient client;
@@ -187,7 +192,7 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
     public long add(String key, long delta, Duration ttlOnCreate) {
         Objects.requireNonNull(key, "key");
         String millis = Long.toString(Ttl.millis(ttlOnCreate));
-        return (Long) call("INCRBY", redis -> redis.eval(INCREMENT, List.of(key),
+        return (Long) call("INCRBY", redis -> INCREMENT.run(redis, List.of(key),
                 List.of(millis, Long.toString(delta))));
     }
 
@@ -199,7 +204,7 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
         Objects.requireNonNull(stampKey, "key");
         Objects.requireNonNull(stamp, "value");
         List<String> args = List.of(Long.toString(Ttl.millis(episodeTtl)), Long.toString(Ttl.millis(keep)), stamp);
-        return (Long) call("SET NX / INCRBY", redis -> redis.eval(BEGIN_OR_REPEAT,
+        return (Long) call("SET NX / INCRBY", redis -> BEGIN_OR_REPEAT.run(redis,
                 List.of(episodeKey, countKey, stampKey), args));
     }
 
@@ -210,7 +215,7 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
         Objects.requireNonNull(swapKey, "key");
         Objects.requireNonNull(value, "value");
         List<String> args = List.of(Long.toString(Ttl.millis(ttlOnCreate)), value, Long.toString(Ttl.millis(swapTtl)));
-        var answer = (List<?>) call("INCRBY / SET GET", redis -> redis.eval(INCREMENT_AND_SWAP,
+        var answer = (List<?>) call("INCRBY / SET GET", redis -> INCREMENT_AND_SWAP.run(redis,
                 List.of(countKey, swapKey), args));
         // Lua's false (no value replaced) ends the reply early or comes back as null
         Object replaced = answer.size() > 1 ? answer.get(1) : null;
@@ -222,7 +227,7 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
         Objects.requireNonNull(key, "key");
         long millis = Ttl.millis(ttl);
         if (millis == 0) {
-            return (Long) call("PERSIST", redis -> redis.eval(PERSIST, List.of(key), List.of())) == 1;
+            return (Long) call("PERSIST", redis -> PERSIST.run(redis, List.of(key), List.of())) == 1;
         }
         return call("PEXPIRE", redis -> redis.pexpire(key, millis)) == 1;
     }
@@ -265,6 +270,36 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
             return operation.apply(client);
         } catch (JedisException e) {
             throw new KeyValueStoreException("Redis " + command + " failed at " + endpoint + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A Lua script sent by its SHA-1 ({@code EVALSHA}): each call carries 40 bytes instead of the script, and Redis
+     * finds the compiled script without hashing the text again. A Redis that does not have it (restarted, another
+     * node, {@code SCRIPT FLUSH}) answers NOSCRIPT, and the script is then sent whole once ({@code EVAL}, which
+     * caches it again).
+     */
+    record Script(String body, String sha1) {
+
+        Script(String body) {
+            this(body, sha1(body));
+        }
+
+        Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
+            try {
+                return redis.evalsha(sha1, keys, args);
+            } catch (JedisNoScriptException e) {
+                return redis.eval(body, keys, args);
+            }
+        }
+
+        private static String sha1(String body) {
+            try {
+                return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+                        .digest(body.getBytes(StandardCharsets.UTF_8)));
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-1 is part of every JDK", e);
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
@@ -13,6 +14,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import redis.clients.jedis.Jedis;
+
 /**
  * The contract against a real Redis, database 15 of the local server unless {@code atrium.test.redis.url} says
  * otherwise. Skipped when Redis is not there, failed instead when {@code ATRIUM_TEST_REQUIRE_SERVICES=true}.
@@ -20,6 +23,9 @@ import org.junit.jupiter.api.Test;
 class RedisKeyValueStoreTest extends KeyValueStoreContract {
 
     static final String URL = System.getProperty("atrium.test.redis.url", "redis://127.0.0.1:6379/15");
+
+    private static final List<RedisKeyValueStore.Script> SCRIPTS = List.of(RedisKeyValueStore.INCREMENT,
+            RedisKeyValueStore.BEGIN_OR_REPEAT, RedisKeyValueStore.INCREMENT_AND_SWAP, RedisKeyValueStore.PERSIST);
 
     private static RedisKeyValueStore store;
     private static boolean reachable;
@@ -80,6 +86,41 @@ class RedisKeyValueStoreTest extends KeyValueStoreContract {
 
         assertThat(results).doesNotHaveDuplicates().hasSize(threads);
         assertThat(store.get(key)).contains(Integer.toString(threads));
+    }
+
+    @Test
+    void whenAScriptIsLoadedThenRedisNamesItByTheSameSha1() {
+        try (var redis = new Jedis(URI.create(URL))) {
+            for (var script : SCRIPTS) {
+                assertThat(redis.scriptLoad(script.body())).isEqualTo(script.sha1());
+            }
+        }
+    }
+
+    @Test
+    void whenRedisHasForgottenItsScriptsThenEveryScriptedOperationStillAnswersAndTeachesThemAgain() {
+        var counter = key("count");
+        var place = key("place");
+        try (var redis = new Jedis(URI.create(URL))) {
+            redis.scriptFlush();
+            assertThat(store.increment(counter, Duration.ofMinutes(1))).isEqualTo(1);
+            redis.scriptFlush();
+            assertThat(store.incrementAndSwap(counter, Duration.ofMinutes(1), place, "a", Duration.ofMinutes(1)))
+                    .isEqualTo(new KeyValueStore.CountAndSwap(2, java.util.Optional.empty()));
+            redis.scriptFlush();
+            assertThat(store.beginOrRepeat(key("episode"), Duration.ofMinutes(1), key("repeats"), key("stamp"), "s",
+                    Duration.ofMinutes(1))).isZero();
+            redis.scriptFlush();
+            assertThat(store.expire(counter, Duration.ZERO)).isTrue();
+            assertThat(store.ttl(counter)).isEmpty();
+            assertThat(redis.scriptExists(RedisKeyValueStore.PERSIST.sha1())).isTrue();
+
+            redis.scriptFlush();
+            assertThat(redis.scriptExists(SCRIPTS.stream().map(RedisKeyValueStore.Script::sha1)
+                    .toArray(String[]::new))).containsOnly(false);
+            assertThat(store.increment(counter, Duration.ofMinutes(1))).isEqualTo(3);
+            assertThat(redis.scriptExists(RedisKeyValueStore.INCREMENT.sha1())).isTrue();
+        }
     }
 
     @Test
