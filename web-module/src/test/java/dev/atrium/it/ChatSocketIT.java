@@ -1,18 +1,22 @@
 package dev.atrium.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -136,15 +140,44 @@ class ChatSocketIT {
     }
 
     @Test
-    void whenThePathIsAnotherUsersOrTheTokenIsMissingThenTheConnectionIsClosedAsAPolicyViolation() throws Exception {
+    void whenThePathIsAnotherUsersOrTheTokenIsMissingThenTheHandshakeIsRefusedInTheEnvelopeAndNothingIsUpgraded()
+            throws Exception {
         var user = Accounts.verified("wsintruder");
         var other = Accounts.verified("wsvictim");
-        var intruder = connect("/ws/chat/" + other.id(), user.accessToken());
-        assertThat(intruder.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1008);
-        var anonymous = connect("/ws/chat/" + user.id(), null);
-        assertThat(anonymous.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1008);
-        var forged = connect("/ws/chat/" + user.id(), "eyforged.token.value");
-        assertThat(forged.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1008);
+        var cases = new LinkedHashMap<String, Integer>();
+        cases.put("/ws/chat/" + other.id() + " " + user.accessToken(), 403);
+        cases.put("/ws/chat/" + other.id() + "?token=" + user.accessToken() + " -", 403);
+        cases.put("/ws/chat/" + user.id() + " -", 401);
+        cases.put("/ws/chat/" + user.id() + " eyforged.token.value", 401);
+        cases.put("/ws/chat/" + user.id() + "?token=eyforged.token.value -", 401);
+        cases.put("/ws/chat/" + user.id() + "?token= -", 401);
+        // paths that are not the caller's own, however they are spelled
+        for (String path : List.of("/ws/chat/0" + user.id(), "/ws/chat/%3" + (user.id() % 10), "/ws/chat/abc",
+                "/ws/chat/" + user.id() + "/x", "/ws/chat/" + user.id() + ";x=1", "/ws/chat/-" + user.id(),
+                "/ws/chat/" + user.id() + "/../" + other.id(), "/ws/chat/" + user.id() + "/")) {
+            cases.put(path + " " + user.accessToken(), 403);
+        }
+        var soft = new SoftAssertions();
+        cases.forEach((request, status) -> {
+            String[] parts = request.split(" ", 2);
+            try {
+                Reply reply = WebSocketHandshake.send(parts[0], parts[1].equals("-") ? null : parts[1]);
+                String as = parts[0] + ": " + reply;
+                soft.assertThat(WebSocketHandshake.upgraded(reply)).as(as).isFalse();
+                soft.assertThat(reply.status()).as(as).isEqualTo(status);
+                soft.assertThat(reply.code()).as(as).isEqualTo(status * 100);
+                soft.assertThat(reply.header("X-Request-ID")).as(as + ": the policy filter ran first").isNotNull();
+            } catch (java.io.IOException e) {
+                soft.fail(parts[0] + ": " + e);
+            }
+        });
+        soft.assertAll();
+        // what the JDK's client, like a browser, sees: the handshake fails with the status, no socket opens
+        var refused = CLIENT.newWebSocketBuilder().header("Authorization", "Bearer " + user.accessToken())
+                .buildAsync(URI.create(wsUrl("/ws/chat/" + other.id())), new Client());
+        assertThatThrownBy(() -> refused.get(10, TimeUnit.SECONDS)).cause()
+                .isInstanceOfSatisfying(WebSocketHandshakeException.class,
+                        e -> assertThat(e.getResponse().statusCode()).isEqualTo(403));
     }
 
     @Test

@@ -226,6 +226,18 @@ class SessionModeIT {
     }
 
     @Test
+    void whenTheChatWebSocketIsOpenedWithOnlyTheSessionCookieThenTheHandshakeIs401() throws Exception {
+        // a browser sends the cookie along on any site's WebSocket to us: the socket takes only a token
+        String id = login(api);
+        var me = withSession(id).get("/api/v1/users/me");
+        assertThat(me.status()).isEqualTo(200);
+        var reply = WebSocketHandshake.sendWithHeaders("/ws/chat/" + me.json().get("id").asText(), Map.of("Cookie",
+                "session_id=" + id, "User-Agent", "session-test/1.0", "Origin", "https://evil.example"));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(401);
+        assertThat(reply.code()).isEqualTo(40100);
+    }
+
+    @Test
     void whenThePasswordIsResetThenEverySessionEnds() {
         var session = withSession(login(api));
         // the revocation must fall in a later second than the credentials' issue: move the server clock, not wait

@@ -17,13 +17,11 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.websocket.CloseReason;
-import jakarta.websocket.EndpointConfig;
 import jakarta.websocket.OnClose;
 import jakarta.websocket.OnError;
 import jakarta.websocket.OnMessage;
 import jakarta.websocket.OnOpen;
 import jakarta.websocket.Session;
-import jakarta.websocket.server.PathParam;
 import jakarta.websocket.server.ServerEndpoint;
 
 import dev.atrium.ai.control.ChatTurn;
@@ -31,30 +29,25 @@ import dev.atrium.ai.control.ModelGateway;
 import dev.atrium.ai.control.QuotaService;
 import dev.atrium.ai.control.UsageLedger;
 import dev.atrium.ai.entity.Tier;
-import dev.atrium.identity.control.ApiKeyService;
-import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.platform.boundary.Json;
 import dev.atrium.platform.error.BusinessException;
 
 /**
- * Spec 02's chat WebSocket. The connection is authenticated when it opens (bearer token or API key in the
+ * Spec 02's chat WebSocket. {@link ChatSocketGate} authenticates the handshake (bearer token or API key in the
  * {@code Authorization} header, or for browsers, which cannot set headers on WebSockets, a short-lived access token
- * in the {@code token} query parameter; an API key there is refused, 1008) and the path's user id must be the
- * caller's. The client sends {@code {messages: [{role, content}], model?}}; the server answers
- * {@code {type: content, content}} fragments, then {@code {type: done}}, or {@code {type: error, error}}.
+ * in the {@code token} query parameter, never an API key) and checks the path's user id is the caller's; the
+ * connection opens with that caller as its user principal. The client sends {@code {messages: [{role, content}],
+ * model?}}; the server answers {@code {type: content, content}} fragments, then {@code {type: done}}, or
+ * {@code {type: error, error}}.
  */
-@ServerEndpoint(value = "/ws/chat/{user_id}", configurator = ChatSocketConfigurator.class)
+@ServerEndpoint("/ws/chat/{user_id}")
 public class ChatSocket {
 
     static final String CALLER = "atrium.caller";
     static final String BUSY = "atrium.busy";
     static final int MAX_MESSAGE = 10_000;
-    static final String API_KEY_IN_URL = "API keys are accepted only in the Authorization header";
     static final Set<String> ROLES = Set.of("system", "user", "assistant");
-
-    @EJB
-    Authenticator authenticator;
 
     @Inject
     ChatSockets sockets;
@@ -69,26 +62,13 @@ public class ChatSocket {
     UsageLedger ledger;
 
     @OnOpen
-    public void open(Session session, EndpointConfig config, @PathParam("user_id") String userId) {
-        List<String> query = session.getRequestParameterMap().get("token");
-        String fromUrl = query == null || query.isEmpty() ? null : query.get(0);
-        if (fromUrl != null && fromUrl.startsWith(ApiKeyService.PREFIX)) {
-            // a URL ends up in access logs and proxies: no long-lived key there, even next to a header
-            refuse(session, API_KEY_IN_URL);
-            return;
-        }
-        String header = bearerHeader(config);
-        Caller caller;
-        try {
-            caller = header != null ? authenticator.bearer(header) : authenticator.accessToken(fromUrl);
-        } catch (BusinessException e) {
+    public void open(Session session) {
+        if (!(session.getUserPrincipal() instanceof ChatSocketGate.Admitted admitted)) {
+            // every handshake passes the gate first; this is a misconfigured deployment, never a caller's mistake
             refuse(session, "Authentication required");
             return;
         }
-        if (!Long.toString(caller.userId()).equals(userId) || !caller.has("chat")) {
-            refuse(session, "Not allowed");
-            return;
-        }
+        Caller caller = admitted.caller();
         session.getUserProperties().put(CALLER, caller);
         session.getUserProperties().put(BUSY, new AtomicBoolean());
         sockets.register(caller.userId(), session);
@@ -168,14 +148,6 @@ public class ChatSocket {
         return request.get("model") instanceof JsonString m ? m.getString() : null;
     }
 
-    private static String bearerHeader(EndpointConfig config) {
-        Object header = config.getUserProperties().get(ChatSocketConfigurator.AUTHORIZATION);
-        if (header instanceof String h && h.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return h.substring(7).trim();
-        }
-        return null;
-    }
-
     private static JsonObject parse(String text) {
         try (var reader = JSON.createReader(new StringReader(text))) {
             if (reader.readValue() instanceof JsonObject o) {
@@ -226,19 +198,10 @@ public class ChatSocket {
     }
 
     private void refuse(Session session, String reason) {
-        // closed just after the upgrade rather than inside it: closing within @OnOpen raced the container's own
-        // set-up of the connection, and now and then the client never saw the close frame
-        Runnable close = () -> {
-            try {
-                session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
-            } catch (IOException | IllegalStateException e) {
-                // the client is gone already
-            }
-        };
         try {
-            sockets.run(close);
-        } catch (BusinessException allStreaming) {
-            close.run();
+            session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+        } catch (IOException | IllegalStateException e) {
+            // the client is gone already
         }
     }
 }

@@ -37,6 +37,8 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
     private static final Logger LOG = Logger.getLogger(ErrorMapper.class.getName());
     /** Seconds a client should wait before retrying when a backing service is away. */
     static final String RETRY_AFTER_SECONDS = "5";
+    static final String UNAVAILABLE_MESSAGE = "Service temporarily unavailable";
+    static final String UNAVAILABLE_DETAILS = "A backing service does not answer; try again later";
     /** The failure this request's log line was written for. */
     static final String LOGGED = "atrium.error-logged";
 
@@ -99,8 +101,7 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
             LOG.warning(() -> "Key-value store unavailable in request " + RequestIds.of(request) + ": "
                     + e.getMessage());
         }
-        return envelope(503, ErrorResponse.of(Problem.UNAVAILABLE, "Service temporarily unavailable",
-                "A backing service does not answer; try again later"))
+        return envelope(503, ErrorResponse.of(Problem.UNAVAILABLE, UNAVAILABLE_MESSAGE, UNAVAILABLE_DETAILS))
                 .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).build();
     }
 

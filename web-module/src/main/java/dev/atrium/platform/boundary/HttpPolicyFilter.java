@@ -21,7 +21,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.kv.KeyValueStoreException;
 
 /**
  * The outermost layer of every request: assigns the request id, sets the security headers of spec 01, sends
@@ -117,6 +119,27 @@ public class HttpPolicyFilter extends HttpFilter {
         response.setHeader("Access-Control-Max-Age", "600");
         response.setStatus(204);
         return true;
+    }
+
+    /** The envelope of a refusal made before JAX-RS, as {@link ErrorMapper} writes it: headers, and Bearer on 401. */
+    public static void writeError(HttpServletResponse response, BusinessException refused) throws IOException {
+        refused.headers().forEach(response::setHeader);
+        if (refused.problem().status() == 401) {
+            response.setHeader("WWW-Authenticate", "Bearer");
+        }
+        writeError(response, refused.problem().status(), refused.problem(), refused.getMessage(), refused.details());
+    }
+
+    /**
+     * A credential the key-value store could not check, refused before JAX-RS as {@link ErrorMapper} refuses it: 503
+     * with {@code Retry-After}, and one WARNING line naming the request.
+     */
+    public static void writeUnavailable(HttpServletRequest request, HttpServletResponse response,
+                                        KeyValueStoreException e) throws IOException {
+        LOG.warning(() -> "Key-value store unavailable in request " + RequestIds.of(request) + ": " + e.getMessage());
+        response.setHeader("Retry-After", ErrorMapper.RETRY_AFTER_SECONDS);
+        writeError(response, 503, Problem.UNAVAILABLE, ErrorMapper.UNAVAILABLE_MESSAGE,
+                ErrorMapper.UNAVAILABLE_DETAILS);
     }
 
     static void writeError(HttpServletResponse response, int status, Problem problem, String message,

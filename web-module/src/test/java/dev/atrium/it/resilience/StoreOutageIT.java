@@ -19,6 +19,7 @@ import dev.atrium.it.Accounts;
 import dev.atrium.it.Api;
 import dev.atrium.it.AtriumServer;
 import dev.atrium.it.Reply;
+import dev.atrium.it.WebSocketHandshake;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -46,10 +47,12 @@ class StoreOutageIT {
         List<String> requestIds = new ArrayList<>();
         server.stopRedis();
         try {
-            // a bearer call (revocation list), an anonymous call (rate limit) and a login (attempt counter, in an
-            // enterprise bean)
+            // a bearer call (revocation list), an anonymous call (rate limit), a login (attempt counter, in an
+            // enterprise bean), and the chat WebSocket's handshake with its token in the header and in the URL
             for (Reply reply : new Reply[] {user.api().get("/api/tasks"), Api.anonymous().get("/api/v1/tags"),
-                    Api.anonymous().post("/login", java.util.Map.of("email", user.email(), "password", "x"))}) {
+                    Api.anonymous().post("/login", java.util.Map.of("email", user.email(), "password", "x")),
+                    WebSocketHandshake.send("/ws/chat/" + user.id(), user.accessToken()),
+                    WebSocketHandshake.send("/ws/chat/" + user.id() + "?token=" + user.accessToken(), null)}) {
                 assertThat(reply.status()).as(reply.toString()).isEqualTo(503);
                 assertThat(reply.code()).as(reply.toString()).isEqualTo(50300);
                 assertThat(reply.header("Retry-After")).as(reply.toString()).isEqualTo("5");
