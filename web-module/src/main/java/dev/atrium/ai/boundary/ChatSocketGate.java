@@ -13,7 +13,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
-import dev.atrium.identity.boundary.AtriumAuthenticationMechanism;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.control.ApiKeyService;
 import dev.atrium.identity.control.Authenticator;
@@ -81,12 +80,7 @@ public class ChatSocketGate extends HttpFilter {
 
     /** What the container's mechanism made of the header: with a header present it never looks at the cookie. */
     private static Caller verifiedHeader(HttpServletRequest request) {
-        if (request.getAttribute(AtriumAuthenticationMechanism.UNAVAILABLE) instanceof KeyValueStoreException e) {
-            throw e;
-        }
-        if (request.getAttribute(AtriumAuthenticationMechanism.FAILURE) instanceof String failure) {
-            throw BusinessException.unauthenticated(failure);
-        }
+        Callers.refuseBadCredential(request);
         return Callers.required(request);
     }
 

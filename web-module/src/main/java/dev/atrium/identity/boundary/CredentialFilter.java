@@ -10,8 +10,6 @@ import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.ext.Provider;
 
 import dev.atrium.platform.boundary.FilterOrder;
-import dev.atrium.platform.error.BusinessException;
-import dev.atrium.platform.kv.KeyValueStoreException;
 
 /**
  * A request that presents a credential which fails verification is answered 401, whatever the path: a client
@@ -29,13 +27,6 @@ public class CredentialFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        Object unavailable = servletRequest.getAttribute(AtriumAuthenticationMechanism.UNAVAILABLE);
-        if (unavailable instanceof KeyValueStoreException e) {
-            throw e;
-        }
-        Object failure = servletRequest.getAttribute(AtriumAuthenticationMechanism.FAILURE);
-        if (failure != null) {
-            throw BusinessException.unauthenticated(failure.toString());
-        }
+        Callers.refuseBadCredential(servletRequest);
     }
 }
