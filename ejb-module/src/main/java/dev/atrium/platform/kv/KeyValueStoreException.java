@@ -1,5 +1,7 @@
 package dev.atrium.platform.kv;
 
+import java.util.Optional;
+
 import jakarta.ejb.ApplicationException;
 
 /**
@@ -18,5 +20,15 @@ public class KeyValueStoreException extends RuntimeException {
 
     public KeyValueStoreException(String message, Throwable cause) {
         super(message, cause);
+    }
+
+    /** The store's failure behind {@code thrown}, itself or a cause of it (a container may have wrapped it). */
+    public static Optional<KeyValueStoreException> behind(Throwable thrown) {
+        for (Throwable c = thrown; c != null && c.getCause() != c; c = c.getCause()) {
+            if (c instanceof KeyValueStoreException store) {
+                return Optional.of(store);
+            }
+        }
+        return Optional.empty();
     }
 }

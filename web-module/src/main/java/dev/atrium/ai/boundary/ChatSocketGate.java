@@ -51,7 +51,7 @@ public class ChatSocketGate extends HttpFilter {
             HttpPolicyFilter.writeError(response, e);
             return;
         } catch (RuntimeException e) {
-            KeyValueStoreException storeDown = storeFailure(e);
+            KeyValueStoreException storeDown = KeyValueStoreException.behind(e).orElse(null);
             if (storeDown == null) {
                 throw e;
             }
@@ -82,15 +82,6 @@ public class ChatSocketGate extends HttpFilter {
     private static Caller verifiedHeader(HttpServletRequest request) {
         Callers.refuseBadCredential(request);
         return Callers.required(request);
-    }
-
-    private static KeyValueStoreException storeFailure(Throwable e) {
-        for (Throwable c = e; c != null && c.getCause() != c; c = c.getCause()) {
-            if (c instanceof KeyValueStoreException store) {
-                return store;
-            }
-        }
-        return null;
     }
 
     /** The caller the handshake proved, as the WebSocket session's user principal; never prints the token. */

@@ -57,23 +57,13 @@ public class AtriumAuthenticationMechanism {
             return verify(request);
         } catch (RuntimeException e) {
             // revocations and sessions live in the store: without it no credential can be trusted or refused
-            var storeDown = storeFailure(e);
+            var storeDown = KeyValueStoreException.behind(e).orElse(null);
             if (storeDown == null) {
                 throw e;
             }
             request.setAttribute(UNAVAILABLE, storeDown);
             return Optional.empty();
         }
-    }
-
-    /** The store's failure behind {@code e}, also when an EJB wrapped it. */
-    private static KeyValueStoreException storeFailure(Throwable e) {
-        for (Throwable c = e; c != null && c.getCause() != c; c = c.getCause()) {
-            if (c instanceof KeyValueStoreException store) {
-                return store;
-            }
-        }
-        return null;
     }
 
     private Optional<Caller> verify(HttpServletRequest request) {

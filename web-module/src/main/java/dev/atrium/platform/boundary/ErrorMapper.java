@@ -63,7 +63,7 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         if (t instanceof ValidationException) {
             return serverError(t);
         }
-        var storeDown = storeUnavailable(t);
+        var storeDown = KeyValueStoreException.behind(t).orElse(null);
         if (storeDown != null) {
             return unavailable(storeDown);
         }
@@ -103,15 +103,6 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         }
         return envelope(503, ErrorResponse.of(Problem.UNAVAILABLE, UNAVAILABLE_MESSAGE, UNAVAILABLE_DETAILS))
                 .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).build();
-    }
-
-    private static KeyValueStoreException storeUnavailable(Throwable t) {
-        for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
-            if (c instanceof KeyValueStoreException e) {
-                return e;
-            }
-        }
-        return null;
     }
 
     private Response serverError(Throwable t) {
