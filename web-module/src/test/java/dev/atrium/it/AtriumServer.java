@@ -341,7 +341,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 "--deploy", Path.of(System.getProperty("atrium.reports.war",
                         "../reports-module/target/atrium-reports.war")).toAbsolutePath() + ":/reports",
                 "--port", Integer.toString(port),
-                "--nocluster", "--disablephonehome",
+                "--nohazelcast", "--disablephonehome",
                 "--rootdir", "(set at each launch)",
                 "--prebootcommandfile",
                 Path.of("../server-config/payara/atrium.asadmin").toAbsolutePath().toString()));

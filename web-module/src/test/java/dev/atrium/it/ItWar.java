@@ -11,7 +11,8 @@ import java.util.zip.ZipOutputStream;
 
 /**
  * The WAR under test: the one the build produced, plus {@code WEB-INF/lib/atrium-it-jobs.jar} holding the batch
- * jobs of the test sources ({@code META-INF/batch-jobs} and package {@code dev.atrium.it.batch}).
+ * jobs of the test sources ({@code META-INF/batch-jobs} and package {@code dev.atrium.it.batch}) and the timers'
+ * witness (package {@code dev.atrium.it.probe}).
  */
 final class ItWar {
 
@@ -50,7 +51,7 @@ final class ItWar {
                     """.getBytes());
             jar.closeEntry();
             for (Path root : new Path[] {testClasses.resolve("META-INF/batch-jobs"),
-                    testClasses.resolve("dev/atrium/it/batch")}) {
+                    testClasses.resolve("dev/atrium/it/batch"), testClasses.resolve("dev/atrium/it/probe")}) {
                 if (!Files.isDirectory(root)) {
                     continue;
                 }

@@ -125,6 +125,45 @@ class ServerConfigurationTest {
                 "ATRIUM_CDS=off scripts/launcher command \"$data/payara\"", "${JAVA_OPTS:-} \"${launch[@]}\"");
     }
 
+    private static final List<String> MICRO_LAUNCHERS = List.of("scripts/run", "scripts/launcher", "scripts/bench-startup",
+            "docker/Dockerfile", "web-module/src/test/java/dev/atrium/it/AtriumServer.java");
+
+    @Test
+    void whenAnyLauncherStartsPayaraMicroThenItsDataGridStaysOff() throws IOException {
+        // --nocluster would still start the grid (and wait a second for members), and Payara reads it before
+        // --nohazelcast, which it then ignores
+        for (String launcher : MICRO_LAUNCHERS) {
+            assertThat(Files.readString(ROOT.resolve(launcher))).as(launcher).contains("nohazelcast")
+                    .doesNotContain("nocluster");
+        }
+    }
+
+    @Test
+    void whenPayaraMicroRunsWithoutItsDataGridThenEveryTimerIsNonPersistent() throws IOException {
+        // without the grid Payara Micro's timer service keeps non-persistent timers only
+        Pattern schedule = Pattern.compile("@Schedules?\\(([^)]*)\\)");
+        Pattern config = Pattern.compile("new TimerConfig\\(([^()]*)\\)");
+        int timers = 0;
+        try (var sources = Files.walk(ROOT.resolve("ejb-module/src/main/java"))) {
+            for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String code = Files.readString(source);
+                // the TimerService's calls without a TimerConfig make persistent timers
+                assertThat(code).as(source.getFileName().toString()).doesNotContain(".createTimer(")
+                        .doesNotContainPattern("\\.createCalendarTimer\\([^,()]*\\)");
+                for (Pattern timer : List.of(schedule, config)) {
+                    Matcher m = timer.matcher(code);
+                    while (m.find()) {
+                        timers++;
+                        assertThat(m.group(1).replace(" ", "")).as(source.getFileName() + ": " + m.group())
+                                .satisfiesAnyOf(a -> assertThat(a).contains("persistent=false"),
+                                        a -> assertThat(a).endsWith(",false"));
+                    }
+                }
+            }
+        }
+        assertThat(timers).as("the timers found").isGreaterThanOrEqualTo(10);
+    }
+
     @Test
     void whenEitherRuntimeIsLaunchedThenItAppliesTheSharedFile() throws IOException {
         assertThat(Files.readString(ROOT.resolve("scripts/run")))
