@@ -179,6 +179,16 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         through.addAll(List.of("-Xshare:on", "-Xlog:class+load=info:file=" + classLoadLog()));
         through.addAll(jvm);
         through.addAll(command.subList(jar + 2, command.size()));
+        // and the WAR unpacked, deployed as a directory as scripts/run deploys it
+        int war = through.indexOf("--deploy") + 1;
+        Process unpacked = new ProcessBuilder("bash", script.toString(), "unpacked", through.get(war))
+                .redirectError(ProcessBuilder.Redirect.appendTo(launcherLog.toFile())).start();
+        String directory = new String(unpacked.getInputStream().readAllBytes()).strip();
+        if (unpacked.waitFor() != 0 || !Files.isDirectory(Path.of(directory))) {
+            throw new IllegalStateException("scripts/launcher did not unpack " + through.get(war) + "; see "
+                    + launcherLog);
+        }
+        through.set(war, directory);
         return through;
     }
 

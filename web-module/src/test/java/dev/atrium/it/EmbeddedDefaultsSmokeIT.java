@@ -12,7 +12,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The platform with no configuration at all: H2, the in-process store, the embedded broker and the mail outbox.
  * A user registers, verifies from the outbox, logs in, and publishes an article that then shows in the list. The
- * server starts as {@code scripts/run} starts it: Payara's launcher with the class data sharing archive.
+ * server starts as {@code scripts/run} starts it: Payara's launcher with the class data sharing archive, the WAR
+ * unpacked.
  */
 @ExtendWith(AtriumServer.class)
 class EmbeddedDefaultsSmokeIT {
@@ -55,6 +56,23 @@ class EmbeddedDefaultsSmokeIT {
         assertThat(loads).as("the runtime's classes among them")
                 .anyMatch(line -> line.contains("com.sun.enterprise.v3.server.ApplicationLifecycle ")
                         && line.contains("shared objects file"));
+    }
+
+    @Test
+    void whenStartedAsTheRunScriptStartsItThenTheWarIsDeployedUnpackedWithNoCopyInTheRuntimeDirectory()
+            throws Exception {
+        List<String> command = AtriumServer.get().launchCommand();
+        Path deployed = Path.of(command.get(command.indexOf("--deploy") + 1));
+        assertThat(deployed).as("the WAR unpacked by scripts/launcher").isDirectory();
+        assertThat(deployed.resolve("WEB-INF/web.xml")).isRegularFile();
+        // a WAR file is copied into the runtime directory and unzipped there at every start
+        Path applications = Path.of(command.get(command.indexOf("--rootdir") + 1)).resolve("applications");
+        assertThat(applications.resolve(deployed.getFileName().toString())).doesNotExist();
+        try (var files = java.nio.file.Files.walk(applications)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .doesNotContain(deployed.getFileName() + ".war");
+        }
+        assertThat(Api.anonymous().get("/openapi").status()).as("the application answers from it").isEqualTo(200);
     }
 
     @Test

@@ -77,10 +77,70 @@ class ServerConfigurationTest {
         // the embedded integration tests start from the same script's arguments and check the archive is used
         String run = Files.readString(ROOT.resolve("scripts/run"));
         assertThat(run).contains("mapfile -t launch < <(scripts/launcher command \"$data/payara\")",
-                "\"${launch[@]}\" \\\n  --deploy \"$war\"").doesNotContain("-jar \"$runtime\"");
+                "deploy=$(scripts/launcher unpacked \"$war\")", "\"${launch[@]}\" \\\n  --deploy \"$deploy\"")
+                .doesNotContain("-jar \"$runtime\"");
         assertThat(Files.readString(ROOT.resolve("scripts/build"))).endsWith("scripts/launcher\n");
         assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
-                .contains("\"../scripts/launcher\"", "\"command\"", "\"-Xshare:on\"");
+                .contains("\"../scripts/launcher\"", "\"command\"", "\"-Xshare:on\"", "\"unpacked\"");
+    }
+
+    private static Path unpack(Path war) throws Exception {
+        Process process = new ProcessBuilder("bash", ROOT.resolve("scripts/launcher").toString(), "unpacked",
+                war.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String directory = new String(process.getInputStream().readAllBytes()).strip();
+        assertThat(process.waitFor()).as("scripts/launcher unpacked " + war).isZero();
+        return Path.of(directory);
+    }
+
+    private static void war(Path war, String webXml) throws IOException {
+        Files.createDirectories(war.getParent());
+        try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(war))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("WEB-INF/web.xml"));
+            zip.write(webXml.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            zip.closeEntry();
+        }
+    }
+
+    @Test
+    void whenAWarIsUnpackedForDeploymentThenOnceAndAgainOnlyWhenItChanges(@TempDir Path dir) throws Exception {
+        Path war = dir.resolve("one/sample.war");
+        war(war, "<web-app/>");
+        Path unpacked = unpack(war);
+        Path other = null;
+        try {
+            assertThat(unpacked).as("named as the WAR, which names the application").hasFileName("sample")
+                    .startsWith(ROOT.resolve("web-module/target/launcher/deploy"));
+            assertThat(unpacked.resolve("WEB-INF/web.xml")).hasContent("<web-app/>");
+            Files.writeString(unpacked.resolve("marker"), "left from before");
+            assertThat(unpack(war)).isEqualTo(unpacked);
+            assertThat(unpacked.resolve("marker")).as("the same WAR is not unpacked again").exists();
+
+            war(war, "<web-app version=\"6.0\"/>");
+            Files.setLastModifiedTime(war, java.nio.file.attribute.FileTime.fromMillis(
+                    Files.getLastModifiedTime(war).toMillis() + 10_000));
+            assertThat(unpack(war)).isEqualTo(unpacked);
+            assertThat(unpacked.resolve("marker")).as("a changed WAR is unpacked afresh").doesNotExist();
+            assertThat(unpacked.resolve("WEB-INF/web.xml")).hasContent("<web-app version=\"6.0\"/>");
+
+            Path same = dir.resolve("two/sample.war");
+            war(same, "<web-app/>");
+            other = unpack(same);
+            assertThat(other).as("a WAR of the same name elsewhere has its own").isNotEqualTo(unpacked)
+                    .hasFileName("sample");
+
+            var missing = new ProcessBuilder("bash", ROOT.resolve("scripts/launcher").toString(), "unpacked",
+                    dir.resolve("none.war").toString()).redirectErrorStream(true).start();
+            assertThat(new String(missing.getInputStream().readAllBytes())).contains("Missing");
+            assertThat(missing.waitFor()).isNotZero();
+        } finally {
+            for (Path made : new Path[] {unpacked, other}) {
+                if (made != null) {
+                    try (var files = Files.walk(made.getParent())) {
+                        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                    }
+                }
+            }
+        }
     }
 
     /** What {@code scripts/launcher command} prints before the launcher's own arguments, with JAVA_OPTS as given. */
