@@ -79,7 +79,9 @@ class ServerConfigurationTest {
         assertThat(run).contains("mapfile -t launch < <(scripts/launcher command \"$data/payara\")",
                 "deploy=$(scripts/launcher unpacked \"$war\")", "\"${launch[@]}\" \\\n  --deploy \"$deploy\"")
                 .doesNotContain("-jar \"$runtime\"");
-        assertThat(Files.readString(ROOT.resolve("scripts/build"))).endsWith("scripts/launcher\n");
+        assertThat(Files.readString(ROOT.resolve("scripts/build")))
+                .endsWith("scripts/launcher\n# the WAR unpacked for scripts/run's deployment, once per build\n"
+                        + "scripts/launcher unpacked \"$war\" > /dev/null\n");
         assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
                 .contains("\"../scripts/launcher\"", "\"command\"", "\"-Xshare:on\"", "\"unpacked\"");
     }
