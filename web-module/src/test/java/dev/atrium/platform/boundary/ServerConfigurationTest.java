@@ -187,8 +187,8 @@ class ServerConfigurationTest {
                 "ATRIUM_CDS=off scripts/launcher command \"$data/payara\"", "${JAVA_OPTS:-} \"${launch[@]}\"");
     }
 
-    private static final List<String> MICRO_LAUNCHERS = List.of("scripts/run", "scripts/launcher", "scripts/bench-startup",
-            "docker/Dockerfile", "web-module/src/test/java/dev/atrium/it/AtriumServer.java");
+    private static final List<String> MICRO_LAUNCHERS = List.of("scripts/run", "scripts/launcher",
+            "scripts/bench-startup", "docker/Dockerfile", "web-module/src/test/java/dev/atrium/it/AtriumServer.java");
 
     @Test
     void whenAnyLauncherStartsPayaraMicroThenItsDataGridStaysOff() throws IOException {
