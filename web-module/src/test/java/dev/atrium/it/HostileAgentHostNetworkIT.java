@@ -65,20 +65,26 @@ class HostileAgentHostNetworkIT extends HostileAgentCase {
 
     @Test
     void whenUnverifiedThenNothingOfTheHostIsReached() throws IOException {
-        attack(null);
+        attack(null, false);
     }
 
     @Test
     void whenCommunityThenNothingOfTheHostIsReached() throws IOException {
-        attack("community_verified");
+        attack("community_verified", false);
     }
 
     @Test
     void whenOfficialThenNothingOfTheHostIsReached() throws IOException {
-        attack("official");
+        attack("official", false);
     }
 
-    private void attack(String trust) throws IOException {
+    /** The card lists the host itself as its domains: loopback, its name and the host's interface addresses. */
+    @Test
+    void whenTheDomainListNamesTheHostThenTheProxyStillRefusesIt() throws IOException {
+        attack("official", true);
+    }
+
+    private void attack(String trust, boolean hostAsDomains) throws IOException {
         int atrium = URI.create(AtriumServer.get().baseUrl()).getPort();
         int mine = listener.getLocalPort();
         List<String> own = hostAddresses();
@@ -112,6 +118,11 @@ class HostileAgentHostNetworkIT extends HostileAgentCase {
 
         var card = HostileAgents.card("host-net", 30, false);
         card.with("runtime").put("requires_network", true);
+        if (hostAsDomains) {
+            var domains = card.putObject("permissions").put("requires_network", true).putArray("allowed_domains");
+            domains.add("localhost").add("127.0.0.1");
+            own.forEach(domains::add);
+        }
         var listing = HostileAgents.list(staff, card, HostileAgents.python(ATTACK, Map.of("direct", direct,
                 "proxied", proxied, "fetched", fetched)));
         if (HostileAgents.refusedByScan(listing)) {
