@@ -62,8 +62,11 @@ public class InvokeGateway {
     /** The incident code of a run the sandbox stopped for hostile behaviour (the process limit). */
     static final String HOSTILE = "contained_hostile_behaviour";
 
-    /** Who invokes: the user, and the bucket of the rate limit ({@code key:<id>} for an API key, else the user). */
-    public record Invoker(long userId, String rateKey) {
+    /**
+     * Who invokes: the user. The invoke limit counts per user whatever the credential (every API key the user had,
+     * a token, a session, a dependency token), as keys cost nothing to replace.
+     */
+    public record Invoker(long userId) {
     }
 
     /**
@@ -180,7 +183,7 @@ public class InvokeGateway {
             throw new BusinessException(Problem.DEPENDENCY_CALLS_USED_UP, "Too many calls from one run",
                     "One run may call its dependencies at most " + callsPerRun + " times");
         }
-        var caller = new Invoker(grant.userId(), "user:" + grant.userId());
+        var caller = new Invoker(grant.userId());
         var rate = rate(caller);
         AgentVersion version = routing.versionFor(agent, grant.userId(), pinnedMajor);
         var declared = dev.atrium.marketplace.entity.VersionRange.parse(range);
@@ -192,11 +195,12 @@ public class InvokeGateway {
     }
 
     private RateLimiter.Decision rate(Invoker caller) {
-        var rate = limiter.hit("invoke|" + caller.rateKey(), perMinute, WINDOW);
+        var rate = limiter.hit("invoke|user:" + caller.userId(), perMinute, WINDOW);
         if (!rate.allowed()) {
             throw new BusinessException(Problem.RATE_LIMITED, "Too many invocations",
-                    "At most " + rate.limit() + " invocations per " + WINDOW.toSeconds() + " s window per API key; "
-                            + "retry in " + rate.retryAfterSeconds() + " s", rateHeaders(rate, true));
+                    "At most " + rate.limit() + " invocations per " + WINDOW.toSeconds() + " s window per user, "
+                            + "whichever key or token makes them; retry in " + rate.retryAfterSeconds() + " s",
+                    rateHeaders(rate, true));
         }
         return rate;
     }
