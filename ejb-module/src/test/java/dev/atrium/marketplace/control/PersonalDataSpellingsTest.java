@@ -125,6 +125,13 @@ class PersonalDataSpellingsTest {
                 .isEqualTo("<a href=\"mailto:[email]\">write</a>");
     }
 
+    @Test
+    void whenAPhoneIsHyphenatedToAWordThenOnlyAHexadecimalWordMakesItAnIdentifier() {
+        assertThat(PersonalData.maskText("Mobile-0151 12345678").text()).isEqualTo("Mobile-[phone]");
+        assertThat(PersonalData.maskText("415-555-2671-home").text()).isEqualTo("[phone]-home");
+        assertThat(PersonalData.maskText("415-555-2671-beef").kinds()).isEmpty();
+    }
+
     static Stream<Arguments> lookalikes() {
         return Stream.of(
                 Arguments.of("version", "1.2.3.4"),
@@ -139,6 +146,8 @@ class PersonalDataSpellingsTest {
                 Arguments.of("basic ISO timestamp", "20240115T103000Z"),
                 Arguments.of("UUID", "550e8400-e29b-41d4-a716-446655440000"),
                 Arguments.of("UUID of digits", "12345678-1234-1234-1234-123456789012"),
+                Arguments.of("UUID with a national-number middle", "a456e89b-0123-4567-8901-abcdef012345"),
+                Arguments.of("UUID with a card middle", "e89bcdef-4111-1111-1111-1111abcdef01"),
                 Arguments.of("price", "$1,234.56"),
                 Arguments.of("European price", "1.234.567,89 €"),
                 Arguments.of("spaced price", "1 234 567.89 EUR"),

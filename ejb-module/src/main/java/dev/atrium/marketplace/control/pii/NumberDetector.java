@@ -24,8 +24,9 @@ import java.util.List;
  * extension ({@code x5}, {@code ext. 12}, {@code #3}) belongs to the number. Not recognised: local numbers without an
  * area code, digits with no separator and no {@code +}.</li>
  * </ul>
- * A run that touches a letter or {@code _} is part of an identifier (a hash, a UUID, {@code v1.2.3},
- * {@code 2024-01-15T10:00}, {@code tok_4111…}) and is left alone; an underscore between two digit groups joins them.
+ * A run that touches a letter or {@code _}, or is tied by a hyphen to a hexadecimal word (a UUID's groups), is part
+ * of an identifier (a hash, a UUID, {@code v1.2.3}, {@code 2024-01-15T10:00}, {@code tok_4111…}) and is left alone;
+ * an underscore between two digit groups joins them.
  */
 final class NumberDetector implements Detector {
 
@@ -59,7 +60,7 @@ final class NumberDetector implements Detector {
         while (i < n) {
             char c = text.charAt(i);
             boolean opener = (c == '+' || c == '(') && digit(at(text, i + 1));
-            if (!(digit(c) || opener) || word(before(text, i))) {
+            if (!(digit(c) || opener) || word(before(text, i)) || hyphenated(text, i - 1, -1)) {
                 i++;
                 continue;
             }
@@ -70,7 +71,7 @@ final class NumberDetector implements Detector {
                 continue;
             }
             int extension = extensionEnd(text, end);
-            boolean glued = word(at(text, end));
+            boolean glued = word(at(text, end)) || hyphenated(text, end, 1);
             if (glued && extension < 0) {
                 i = end;
                 continue;
@@ -91,6 +92,25 @@ final class NumberDetector implements Detector {
             into.addAll(found);
             i = end;
         }
+    }
+
+    /**
+     * Whether a hyphen at {@code hyphen} ties the run to a word of 4 to 12 hexadecimal characters beyond it (going
+     * {@code step}), as the groups of a UUID are tied ({@code a456e89b-0123-4567-8901-abcdef012345}); a word such as
+     * {@code Mobile-} or {@code -home} does not tie.
+     */
+    private static boolean hyphenated(String text, int hyphen, int step) {
+        if (hyphen < 0 || hyphen >= text.length() || !hyphen(text.charAt(hyphen))) {
+            return false;
+        }
+        int length = 0;
+        for (int k = hyphen + step; k >= 0 && k < text.length() && Character.isLetterOrDigit(text.charAt(k));
+                k += step) {
+            if (Character.digit(text.charAt(k), 16) < 0 || text.charAt(k) >= 128 || ++length > 12) {
+                return false;
+            }
+        }
+        return length >= 4;
     }
 
     private static boolean separator(char c) {
