@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Spec 03's invoke through the running server with real bundles in the sandbox: headers, usage and run records with
- * the outbox event, authentication, the agent's status, input validation, masking, the personal data flag, the rate
- * limit per user and its window, the free tier across a month, timeouts, the slot pool and image-only agents.
+ * the outbox event, authentication, the agent's status, input validation, masking (hidden spellings and keys too),
+ * the personal data flag, the rate limit per user and its window, the free tier across a month, timeouts, the slot
+ * pool and image-only agents.
  */
 @ExtendWith(AtriumServer.class)
 class InvokeGatewayIT {
@@ -157,6 +158,23 @@ class InvokeGatewayIT {
                 .doesNotContain("4111 1111");
         var run = caller.get("/v1/runs/" + reply.header("Atrium-Run-Id")).json();
         assertThat(run.get("input").get("text").asText()).contains("[email]").doesNotContain("john.doe");
+    }
+
+    @Test
+    void whenTheInputSpellsPersonalDataToHideItThenTheAgentSeesItMaskedAllTheSame() {
+        var caller = Accounts.verified("spelled").api();
+
+        var reply = InvokeFixtures.invoke(caller, echo, Map.of("text",
+                "write to john%40example.com, card 4111.1111.1111.1111", "jane&#64;example.com", "a key"));
+
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        assertThat(reply.json().get("result").asText()).isEqualTo("write to [email], card [card]");
+        String seen = reply.json().get("seen").asText();
+        assertThat(seen).contains("\"[email]\": \"a key\"").doesNotContain("john").doesNotContain("jane")
+                .doesNotContain("4111");
+        var run = caller.get("/v1/runs/" + reply.header("Atrium-Run-Id")).json();
+        assertThat(run.get("input").toString()).contains("[card]").doesNotContain("john").doesNotContain("jane")
+                .doesNotContain("4111");
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import org.iban4j.BicFormatException;
 import org.iban4j.BicUtil;
+import org.iban4j.CountryCode;
 import org.iban4j.IbanFormatException;
 import org.iban4j.IbanUtil;
 import org.iban4j.InvalidCheckDigitException;
@@ -41,6 +42,33 @@ public final class BankIdentifiers {
     /** Whether the compact, upper-case {@code candidate} is an IBAN: the masking's check of each candidate it finds. */
     public static boolean isIban(CharSequence candidate) {
         return candidate.length() <= 34 && iban(candidate.toString()).filter(candidate.toString()::equals).isPresent();
+    }
+
+    /**
+     * The IBAN length of each registry country by its two letters (index {@code (c1 - 'A') * 26 + c2 - 'A'}), 0 for
+     * none: read from iban4j once, since its look-up of an unknown code throws, and the masking asks for every word.
+     */
+    private static final int[] IBAN_LENGTHS = ibanLengths();
+
+    private static int[] ibanLengths() {
+        int[] lengths = new int[26 * 26];
+        for (CountryCode code : CountryCode.values()) {
+            String alpha2 = code.getAlpha2();
+            if (alpha2.length() == 2 && IbanUtil.isSupportedCountry(code)) {
+                lengths[(alpha2.charAt(0) - 'A') * 26 + alpha2.charAt(1) - 'A'] = IbanUtil.getIbanLength(code);
+            }
+        }
+        return lengths;
+    }
+
+    /** The length of an IBAN of the country with this upper-case code, 0 when the registry has no such country. */
+    public static int ibanLength(CharSequence country) {
+        if (country.length() != 2) {
+            return 0;
+        }
+        int first = country.charAt(0) - 'A';
+        int second = country.charAt(1) - 'A';
+        return first < 0 || first >= 26 || second < 0 || second >= 26 ? 0 : IBAN_LENGTHS[first * 26 + second];
     }
 
     /** The BIC in {@code text}, upper case and trimmed, or empty when it is none. */

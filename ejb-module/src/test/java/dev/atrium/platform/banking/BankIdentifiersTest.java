@@ -27,6 +27,16 @@ class BankIdentifiersTest {
     }
 
     @Test
+    void whenACountryIsLookedUpThenItsIbanLengthComesFromTheRegistry() {
+        assertEquals(22, BankIdentifiers.ibanLength("DE"));
+        assertEquals(15, BankIdentifiers.ibanLength("NO"));
+        assertEquals(0, BankIdentifiers.ibanLength("ZZ"));
+        assertEquals(0, BankIdentifiers.ibanLength("US"));
+        assertEquals(0, BankIdentifiers.ibanLength("de"));
+        assertEquals(0, BankIdentifiers.ibanLength("DEU"));
+    }
+
+    @Test
     void whenANullIsReadThenItIsNoIdentifier() {
         assertFalse(BankIdentifiers.iban(null).isPresent());
         assertFalse(BankIdentifiers.bic(null).isPresent());
