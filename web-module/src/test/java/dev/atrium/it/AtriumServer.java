@@ -66,7 +66,6 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     /** The marketplace's bundle limit in the tests, small enough to pass it quickly. */
     public static final long BUNDLE_MAX_BYTES = 1024 * 1024;
     static final int SANDBOX_SLOTS = 4;
-    static final String SANDBOX_GREETING = "hello-from-the-operator";
 
     private static AtriumServer instance;
 
@@ -307,11 +306,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                         : bundled.readAllBytes());
             }
             env.put("ATRIUM_MARKETPLACE_ADVISORIES", advisories.toString());
-            // the invoke gateway: a known slot pool with a short wait (InvokeGatewayIT fills it), and one value for
-            // a variable agents may declare in allowed_env_vars
+            // the invoke gateway: a known slot pool with a short wait (InvokeGatewayIT fills it)
             env.put("ATRIUM_SANDBOX_SLOTS", Integer.toString(SANDBOX_SLOTS));
             env.put("ATRIUM_SANDBOX_WAIT_SECONDS", "2");
-            env.put("ATRIUM_SANDBOX_ENV_ATRIUM_TEST_GREETING", SANDBOX_GREETING);
             // rollouts are judged on a few real invocations (RolloutIT), not the production 50 per version
             env.put("ATRIUM_MARKETPLACE_ROLLOUT_MIN_CALLS", Integer.toString(ROLLOUT_MIN_CALLS));
             // top-ups wait for the processor's signed callback, which BillingIT sends as a processor would

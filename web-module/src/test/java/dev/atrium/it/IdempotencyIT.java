@@ -102,4 +102,33 @@ class IdempotencyIT {
                 .post("/api/v1/articles", Map.of("title", "t", "body", "b"));
         assertThat(reply.status()).isEqualTo(400);
     }
+
+    @Test
+    void whenAnInvokeIsReplayedThenItKeepsItsAtriumHeadersAndIsChargedOnce() throws Exception {
+        var agent = InvokeFixtures.listed(MarketplaceFixtures.staff(), InvokeFixtures.pythonCard("idem"),
+                InvokeFixtures.PYTHON_ECHO).id();
+        var caller = Accounts.verified("idem-invoke");
+        var api = caller.api().header("Idempotency-Key", UUID.randomUUID().toString());
+
+        var first = InvokeFixtures.invoke(api, agent, Map.of("text", "only once"));
+        var second = InvokeFixtures.invoke(api, agent, Map.of("text", "only once"));
+
+        assertThat(first.status()).as(first.toString()).isEqualTo(200);
+        assertThat(second.status()).as(second.toString()).isEqualTo(200);
+        assertThat(second.body()).isEqualTo(first.body());
+        assertThat(second.header("Idempotent-Replayed")).isEqualTo("true");
+        var atrium = first.headers().map().keySet().stream()
+                .filter(name -> name.toLowerCase(java.util.Locale.ROOT).startsWith("atrium-")).toList();
+        assertThat(atrium).extracting(name -> name.toLowerCase(java.util.Locale.ROOT)).contains("atrium-run-id",
+                "atrium-agent-version", "atrium-run-status", "atrium-duration-ms", "atrium-tokens-input",
+                "atrium-tokens-output", "atrium-price-usd");
+        for (String name : atrium) {
+            assertThat(second.headers().allValues(name)).as(name).isEqualTo(first.headers().allValues(name));
+        }
+        var usage = InvokeFixtures.rows("SELECT price_charged FROM agent_usage_records WHERE user_id = ?",
+                caller.id());
+        assertThat(usage).as("one run, charged once").hasSize(1);
+        assertThat(InvokeFixtures.rows("SELECT id FROM agent_runs WHERE caller_id = ?", caller.id())).hasSize(1);
+        assertThat(caller.api().get("/v1/me/usage").json().get("total").asLong()).isEqualTo(1);
+    }
 }

@@ -95,6 +95,18 @@ final class InvokeFixtures {
         return api.post("/v1/agents/" + agent + "/invoke", input);
     }
 
+    /** Runs a change directly on the server's database, as someone with write access to it would; the rows changed. */
+    static int update(String sql, Object... parameters) throws Exception {
+        var server = AtriumServer.get();
+        try (var c = DriverManager.getConnection(server.jdbcUrl(), AtriumServer.Services.postgresUser(), "");
+             var q = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                q.setObject(i + 1, parameters[i]);
+            }
+            return q.executeUpdate();
+        }
+    }
+
     /** The rows a query answers, each as column name to value. */
     static List<Map<String, Object>> rows(String sql, Object... parameters) throws Exception {
         var server = AtriumServer.get();

@@ -30,6 +30,7 @@ class InvokeGatewayIT {
     private static Accounts.Account staff;
     private static Accounts.Account developer;
     private static String echo;
+    private static Accounts.Account echoAuthor;
     private static String echoName;
     private static String shell;
 
@@ -40,7 +41,9 @@ class InvokeGatewayIT {
         developer = Accounts.verified("invoke-dev");
         var card = InvokeFixtures.pythonCard("echo");
         echoName = card.get("name").asText();
-        echo = InvokeFixtures.listed(staff, card, InvokeFixtures.PYTHON_ECHO).id();
+        var listed = InvokeFixtures.listed(staff, card, InvokeFixtures.PYTHON_ECHO);
+        echo = listed.id();
+        echoAuthor = listed.author();
         shell = InvokeFixtures.listed(staff, InvokeFixtures.shellCard("shell", 2), InvokeFixtures.SHELL).id();
     }
 
@@ -220,12 +223,16 @@ class InvokeGatewayIT {
     }
 
     @Test
-    void whenTheAgentDeclaresEnvironmentVariablesThenItSeesOnlyTheConfiguredOnes() {
+    void whenTheAgentDeclaresEnvironmentVariablesThenItSeesOnlyTheSecretsItsAuthorSet() {
+        var set = echoAuthor.api().put("/v1/agents/" + echo + "/secrets/ATRIUM_TEST_GREETING",
+                Map.of("value", "hello-from-the-author"));
+        assertThat(set.status()).as(set.toString()).isIn(200, 201);
+
         var reply = InvokeFixtures.invoke(Accounts.verified("env").api(), echo, Map.of("text", "env"));
 
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         var env = reply.json().get("env");
-        assertThat(env.get("ATRIUM_TEST_GREETING").asText()).isEqualTo(AtriumServer.SANDBOX_GREETING);
+        assertThat(env.get("ATRIUM_TEST_GREETING").asText()).isEqualTo("hello-from-the-author");
         assertThat(env.size()).as(env.toString()).isEqualTo(1);
     }
 

@@ -198,6 +198,31 @@ class SessionModeIT {
     }
 
     @Test
+    void whenACookieSessionInvokesAnAgentThenItNeedsACsrfTokenAndNothingIsChargedWithoutOne() {
+        String agent = InvokeFixtures.listed(MarketplaceFixtures.staff(), InvokeFixtures.pythonCard("session"),
+                InvokeFixtures.PYTHON_ECHO).id();
+        var session = withSession(login(api));
+        var input = Map.of("text", "hello");
+
+        var without = session.post("/v1/agents/" + agent + "/invoke", input);
+
+        assertThat(without.status()).as(without.toString()).isEqualTo(403);
+        assertThat(without.code()).isEqualTo(40300);
+        assertThat(without.header("Atrium-Run-Id")).isNull();
+        assertThat(session.get("/v1/me/usage").json().get("total").asLong()).as("no call recorded").isZero();
+        var balance = session.get("/v1/me/balance").json();
+        assertThat(balance.get("balance").decimalValue()).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
+        assertThat(balance.get("held").decimalValue()).isZero();
+
+        var with = session.header("X-CSRF-Token", csrf(session)).post("/v1/agents/" + agent + "/invoke", input);
+
+        assertThat(with.status()).as(with.toString()).isEqualTo(200);
+        assertThat(with.json().get("result").asText()).isEqualTo("hello");
+        assertThat(with.header("Atrium-Run-Id")).isNotBlank();
+        assertThat(session.get("/v1/me/usage").json().get("total").asLong()).isEqualTo(1);
+    }
+
+    @Test
     void whenLoggingOutThenTheSessionEndsAtOnceAndTheCookieIsCleared() {
         var session = withSession(login(api));
         assertThat(session.post("/logout").status()).as("logout changes state: CSRF").isEqualTo(403);

@@ -17,6 +17,8 @@ import java.util.Optional;
 import java.util.logging.Logger;
 
 import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -29,7 +31,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The platform's master secret: {@code atrium.jwt.secret} (32+ bytes) in production, otherwise a random secret
  * generated once and kept in the data directory (fine for one instance, and the log says so). It is the first HS256
- * signing key, and the key ring's keys are encrypted at rest (AES-GCM) with a key derived from it.
+ * signing key, and the key ring's keys are encrypted at rest (AES-GCM) with a key derived from it; other uses get
+ * keys of their own from {@link #derivedKey}.
  */
 @ApplicationScoped
 public class MasterSecret {
@@ -70,6 +73,24 @@ public class MasterSecret {
     /** A stable identifier for the first HS256 key, the same on every instance sharing the secret. */
     public String initialKid() {
         return "hs-" + Base64.getUrlEncoder().withoutPadding().encodeToString(sha256(secret)).substring(0, 12);
+    }
+
+    /**
+     * A 256-bit AES key for one use, named by {@code label}: HKDF-SHA256 (RFC 5869) of the secret with a fixed salt
+     * and the label as info, so that each use has its own key and none is the signing key or the key ring's.
+     */
+    public SecretKey derivedKey(String label) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec("atrium-master-secret".getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            byte[] pseudoRandomKey = mac.doFinal(secret);
+            mac.init(new SecretKeySpec(pseudoRandomKey, "HmacSHA256"));
+            mac.update(label.getBytes(StandardCharsets.UTF_8));
+            mac.update((byte) 1);
+            return new SecretKeySpec(mac.doFinal(), "AES");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Cannot derive a key", e);
+        }
     }
 
     public String encrypt(byte[] plain) {

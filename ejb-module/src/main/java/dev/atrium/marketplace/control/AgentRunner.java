@@ -4,16 +4,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-
-import org.eclipse.microprofile.config.Config;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
@@ -33,8 +31,9 @@ import dev.atrium.sandbox.SandboxRefused;
  * Runs one invocation of an agent's current version in the sandbox, in a slot of this instance's pool, outside any
  * transaction: the unpacked bundle read-only, the card's {@code runtime.entrypoint} as the command, the limits of its
  * declaration under its trust level's ceilings, a scratch directory only when it declares filesystem access, network
- * only when declared and allowed, and of the environment only the declared {@code allowed_env_vars} whose values the
- * operator configured as {@code atrium.sandbox.env.<NAME>} (never the server's own environment). Agents below
+ * only when declared and allowed, and of the environment only the agent's own secrets whose names the running
+ * version declares in {@code allowed_env_vars} ({@link AgentSecretService}; never the server's own environment, nor
+ * another agent's secrets). Agents below
  * {@code official} are untrusted: the executor refuses them where it cannot enforce the limits.
  *
  * <p>A version that declares agent dependencies also gets the invoke gateway ({@link Network#withGateway}, this
@@ -44,9 +43,6 @@ import dev.atrium.sandbox.SandboxRefused;
  */
 @ApplicationScoped
 public class AgentRunner {
-
-    static final String ENV_PREFIX = "atrium.sandbox.env.";
-    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
     /** A finished run and the limits it ran under. */
     public record Run(RunResult result, Limits limits) {
@@ -81,8 +77,8 @@ public class AgentRunner {
     @Inject
     BundleCache bundles;
 
-    @Inject
-    Config config;
+    @EJB
+    AgentSecretService secrets;
 
     /** Runs {@code version} of the agent for {@code calling}; the agent's trust level sets the ceilings. */
     public Run run(Agent agent, AgentVersion version, byte[] stdin, Calling calling) {
@@ -101,7 +97,7 @@ public class AgentRunner {
         TrustLevel trust = agent.trustLevel();
         Limits limits = AgentLimits.of(declared, trust);
         Network network = AgentLimits.network(declared, trust) ? Network.to(declared.allowedDomains()) : Network.NONE;
-        var environment = environment(declared.allowedEnvVars());
+        var environment = new LinkedHashMap<>(secrets.environment(agent.id(), declared.allowedEnvVars()));
         var dependencies = dependencies(card);
         String token = null;
         if (!dependencies.isEmpty()) {
@@ -141,17 +137,6 @@ public class AgentRunner {
             declared.put(d.getString("name"), d.getString("version"));
         }
         return declared;
-    }
-
-    /** The declared variables the operator gave values to; nothing else of any environment. */
-    Map<String, String> environment(List<String> allowed) {
-        var env = new LinkedHashMap<String, String>();
-        for (String name : allowed) {
-            if (ENV_NAME.matcher(name).matches()) {
-                config.getOptionalValue(ENV_PREFIX + name, String.class).ifPresent(v -> env.put(name, v));
-            }
-        }
-        return env;
     }
 
     static List<String> entrypoint(String cardJson) {

@@ -32,6 +32,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.atrium.billing.control.StripeProcessor;
 import dev.atrium.billing.control.TopUps;
 import dev.atrium.identity.boundary.Callers;
+import dev.atrium.identity.boundary.CsrfExempt;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.webhook.WebhookSignature;
 
@@ -74,6 +75,7 @@ public class TopUpsResource {
     @POST
     @Path("webhooks/top-ups")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "The callback of the webhook processor, signed in " + WebhookSignature.HEADER
             + " (t=<unix seconds>,v1=<HMAC-SHA256 hex of \"<t>.\" + body>); top_up.succeeded credits the top-up once, "
@@ -86,6 +88,7 @@ public class TopUpsResource {
     @POST
     @Path("webhooks/stripe")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Stripe's webhook endpoint, signed in Stripe-Signature with the endpoint secret; "
             + "payment_intent.succeeded credits the top-up in its metadata once, payment_intent.canceled fails it, "

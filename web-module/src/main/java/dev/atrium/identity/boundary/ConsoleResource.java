@@ -86,6 +86,7 @@ public class ConsoleResource {
     @POST
     @Path("session")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Sign in to the console: a session cookie (SameSite=Strict) whatever the login mode, for "

@@ -1,5 +1,6 @@
 package dev.atrium.identity.boundary;
 
+import java.lang.reflect.Method;
 import java.util.Set;
 
 import jakarta.annotation.Priority;
@@ -20,9 +21,9 @@ import dev.atrium.platform.error.BusinessException;
 /**
  * A state-changing request authenticated by the session cookie must carry a valid, unused {@code X-CSRF-Token};
  * else 403. Bearer requests are exempt: a browser never adds that header on its own, so there is no ambient
- * credential to abuse. So are public operations that authenticate by what the request itself carries (a password,
- * a reset token): the cookie is not their credential. {@link CsrfProtected} marks the public ones that act on the
- * session anyway.
+ * credential to abuse. So are the public operations marked {@link CsrfExempt}, which authenticate by what the request
+ * itself carries (a password, a reset token): the cookie is not their credential. Being public is no exemption: an
+ * operation that accepts other credentials too (invoke takes a dependency token) still acts as the session's user.
  */
 @Provider
 @ApplicationScoped
@@ -43,12 +44,7 @@ public class CsrfFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        if (SAFE.contains(request.getMethod())) {
-            return;
-        }
-        var method = resource.getResourceMethod();
-        if (method != null && method.isAnnotationPresent(PermitAll.class)
-                && !method.isAnnotationPresent(CsrfProtected.class)) {
+        if (!needsToken(request.getMethod(), resource.getResourceMethod())) {
             return;
         }
         Callers.current(servletRequest).filter(c -> c.bySession()).ifPresent(caller -> {
@@ -57,5 +53,14 @@ public class CsrfFilter implements ContainerRequestFilter {
                         + "/csrf-token and send it in " + HEADER);
             }
         });
+    }
+
+    /** Whether a session-cookie request to this resource method needs a token: every change but the exempt ones. */
+    static boolean needsToken(String httpMethod, Method resourceMethod) {
+        if (SAFE.contains(httpMethod)) {
+            return false;
+        }
+        return resourceMethod == null || !resourceMethod.isAnnotationPresent(PermitAll.class)
+                || !resourceMethod.isAnnotationPresent(CsrfExempt.class);
     }
 }

@@ -73,6 +73,7 @@ public class LoginResource {
     @POST
     @Path("login")
     @PermitAll
+    @CsrfExempt
     @Consumes({MediaType.APPLICATION_JSON, MediaType.APPLICATION_FORM_URLENCODED})
     @Operation(summary = "Log in with a JSON LoginForm, form fields or query parameters email and password. Token "
             + "mode answers tokens; session mode answers {message} and sets the session_id cookie")
@@ -92,6 +93,7 @@ public class LoginResource {
     @POST
     @Path("api/v1/auth/login")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Log in (content API)")
     @APIResponse(responseCode = "200", description = "Logged in",
@@ -114,6 +116,7 @@ public class LoginResource {
     @POST
     @Path("refresh")
     @PermitAll
+    @CsrfExempt
     @Consumes({MediaType.APPLICATION_JSON, MediaType.APPLICATION_FORM_URLENCODED})
     @Operation(summary = "A new access token, with the user's current role, for a refresh token sent as JSON field, "
             + "form field or query parameter refresh_token")
@@ -126,7 +129,6 @@ public class LoginResource {
     @POST
     @Path("logout")
     @PermitAll
-    @CsrfProtected
     @Consumes({MediaType.APPLICATION_JSON, MediaType.APPLICATION_FORM_URLENCODED})
     @RequestBody(content = @Content(schema = @Schema(implementation = RefreshRequest.class)))
     @Operation(summary = "Log out: blacklists the bearer token until it expires, or ends the cookie's session at "

@@ -67,6 +67,7 @@ public class PasswordResource {
     @POST
     @Path("password/forgot")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Mail a reset link valid 30 minutes; the answer is the same whether the address exists")
     public MessageResponse forgot(@Valid @NotNull PasswordForgotRequest body) {
@@ -95,6 +96,7 @@ public class PasswordResource {
     @POST
     @Path("password/reset")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_HTML)
     @Operation(summary = "The reset form's submission: sets the new password and answers a page")
@@ -147,6 +149,7 @@ public class PasswordResource {
     @POST
     @Path("password/reset")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Set a new password with the token of a reset link; ends all the user's sessions")
     public MessageResponse reset(@Valid @NotNull PasswordResetRequest body) {

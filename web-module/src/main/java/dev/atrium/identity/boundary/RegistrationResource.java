@@ -44,6 +44,7 @@ public class RegistrationResource {
     @POST
     @Path("register")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Register; the account stays inactive until the e-mailed link is followed")
     public MessageResponse register(@Valid @NotNull RegisterRequest request) {
@@ -66,6 +67,7 @@ public class RegistrationResource {
     @POST
     @Path("verify-email/resend")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Mail a new verification link to an unverified account, invalidating the earlier one; "
             + "202 whatever the address, at most 3 mails an hour per account")

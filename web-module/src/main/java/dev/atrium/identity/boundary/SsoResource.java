@@ -71,6 +71,7 @@ public class SsoResource {
     @POST
     @Path("login")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Log in for single sign-on: an RS256 token verifiable with /.well-known/jwks.json; "
             + "redirect_url must be under an allowed prefix")
@@ -114,6 +115,7 @@ public class SsoResource {
     @POST
     @Path("login")
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_HTML)
     @Operation(summary = "The ticket flow's login form: 303 to the service with ticket=ST-…, or the form again")

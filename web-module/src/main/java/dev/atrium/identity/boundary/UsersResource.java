@@ -50,6 +50,7 @@ public class UsersResource {
 
     @POST
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Register (content API); the account is activated by the e-mailed link")
     @APIResponse(responseCode = "201", description = "Created",

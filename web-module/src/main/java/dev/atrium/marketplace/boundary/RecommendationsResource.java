@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.identity.boundary.CsrfExempt;
 import dev.atrium.marketplace.control.SearchService;
 
 /** Agents for a task: the task is analysed into capabilities and a category, then searched by the capabilities. */
@@ -28,6 +29,7 @@ public class RecommendationsResource {
 
     @POST
     @PermitAll
+    @CsrfExempt
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Recommend active agents for a task",
             description = "The task is compared with the capabilities and categories of listed agents using the "

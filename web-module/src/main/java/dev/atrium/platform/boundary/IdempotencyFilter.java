@@ -34,9 +34,11 @@ import dev.atrium.platform.http.IdempotencyStore.StoredResponse;
 
 /**
  * {@code Idempotency-Key} on POST: the first request with a key runs and its answer is kept 3600 s per caller and
- * key; a repeat gets the same status, headers and body without running again, marked {@code Idempotent-Replayed};
- * a concurrent repeat waits for the first. The same key with a different request is refused (422), and an answer
- * of 500 or above is not kept, so the client can retry.
+ * key; a repeat gets the same status, body and headers ({@code Content-Type}, {@code Location} and every
+ * {@code Atrium-*}, the facts of an invocation) without running again, marked {@code Idempotent-Replayed}; a
+ * concurrent repeat waits for the first. The {@code X-RateLimit-*} headers are not kept: they describe the bucket at
+ * the time, and the replay reports the bucket as it is now. The same key with a different request is refused (422),
+ * and an answer of 500 or above is not kept, so the client can retry.
  */
 @Provider
 @ApplicationScoped
@@ -48,6 +50,7 @@ public class IdempotencyFilter implements ContainerRequestFilter, ContainerRespo
     private static final String FINGERPRINT = "atrium.idempotency.fingerprint";
     private static final String BODY = "atrium.idempotency.body";
     private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String ATRIUM_PREFIX = "Atrium-";
 
     @Inject
     IdempotencyStore store;
@@ -171,6 +174,11 @@ public class IdempotencyFilter implements ContainerRequestFilter, ContainerRespo
             String value = response.getHeaderString(name);
             if (value != null) {
                 kept.put(name, value);
+            }
+        }
+        for (String name : response.getStringHeaders().keySet()) {
+            if (name.regionMatches(true, 0, ATRIUM_PREFIX, 0, ATRIUM_PREFIX.length())) {
+                kept.put(name, response.getHeaderString(name));
             }
         }
         return kept;
