@@ -7,11 +7,12 @@ import java.util.Locale;
  * reason code ({@code unverified_to_community}); {@code incident} records a security incident on record;
  * {@code rescanned} summarises an administrator's re-scan (the submission's own entry summarises the pre-listing checks
  * at submission, its reason code the worst finding: {@code no_findings}, {@code findings_low},
- * {@code findings_medium}). The rollout moves name, in their version column, the candidate version they concern.
+ * {@code findings_medium}). {@code reinstated} is a reviewer lifting a takedown after review (status back to
+ * {@code active}, trust as it was). The rollout moves name, in their version column, the candidate version they concern.
  */
 public enum AgentAction {
     SUBMITTED, RESUBMITTED, APPROVED, REJECTED, TAKEN_DOWN, TRUST_CHANGED, INCIDENT, RESCANNED,
-    ROLLOUT_STARTED, ROLLOUT_ADVANCED, ROLLOUT_COMPLETED, ROLLOUT_PAUSED, ROLLOUT_RESUMED, ROLLED_BACK;
+    ROLLOUT_STARTED, ROLLOUT_ADVANCED, ROLLOUT_COMPLETED, ROLLOUT_PAUSED, ROLLOUT_RESUMED, ROLLED_BACK, REINSTATED;
 
     public String value() {
         return name().toLowerCase(Locale.ROOT);
