@@ -82,10 +82,10 @@ public class TrustService {
         Object[] row = em.createQuery("SELECT a.trustLevel, a.totalCalls, a.avgRatingExact, a.reviewCount, "
                         + "a.authorId FROM Agent a WHERE a.id = :id", Object[].class)
                 .setParameter("id", agentId).getResultStream().findFirst().orElse(null);
-        PromotionRule rule = rule();
         if (row == null || row[0] != TrustLevel.UNVERIFIED) {
             return;
         }
+        PromotionRule rule = rule();
         double rating = ((Number) row[2]).doubleValue();
         long reviews = ((Number) row[3]).longValue();
         if (!rule.possible(((Number) row[1]).longValue(), reviews, rating)) {
@@ -93,11 +93,7 @@ public class TrustService {
         }
         var counted = strangersCalls(agentId, ((Number) row[4]).longValue());
         var figures = new PromotionRule.Figures(counted[0], counted[1], reviews, rating, 0);
-        if (!rule.earned(figures)) {
-            return;
-        }
-        figures = new PromotionRule.Figures(figures.calls(), figures.callers(), reviews, rating, incidents(agentId));
-        if (!rule.earned(figures)) {
+        if (!rule.earned(figures) || incidents(agentId) > 0) {
             return;
         }
         Agent agent = em.find(Agent.class, agentId, LockModeType.PESSIMISTIC_WRITE);
