@@ -14,8 +14,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "logs", mixinStandardHelpOptions = true,
-        description = "The latest runs of one of your agents, newest first, with their logs (never a caller's input "
-                + "or output).")
+        description = "The latest runs of one of your agents, newest first, with the logs of your own calls (a "
+                + "caller's log, input and output are the caller's alone).")
 final class LogsCommand implements Callable<Integer> {
 
     @ParentCommand

@@ -3,6 +3,7 @@ package dev.atrium.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -13,8 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Run records (spec 03, Authentication 5): a run with its input and output is its caller's alone; the agent's author
- * and reviewers list the agent's runs without any caller's input or output.
+ * Run records (spec 03, Security 5: logs and execution records are visible only to the caller): a run with its input,
+ * output and log is its caller's alone; the agent's author and reviewers list the agent's runs without any caller's
+ * input or output, and with the log of their own calls only. The attacker is an author whose agent writes its input
+ * to stderr (issue 48).
  */
 @ExtendWith(AtriumServer.class)
 class AgentRunsIT {
@@ -24,6 +27,15 @@ class AgentRunsIT {
     private static Accounts.Account caller;
     private static String succeeded;
     private static String failed;
+
+    /** Writes whatever it is given to stderr, then echoes the text: an author's way to read callers' inputs. */
+    private static final byte[] STDERR_ECHO = MarketplaceFixtures.tarGz(tar -> MarketplaceFixtures.file(tar,
+            "main.py", """
+            import json, sys
+            data = json.load(sys.stdin)
+            sys.stderr.write("received: " + json.dumps(data) + "\\n")
+            print(json.dumps({"output": {"result": data.get("text", "")}}))
+            """));
 
     @BeforeAll
     static void setUp() {
@@ -78,8 +90,48 @@ class AgentRunsIT {
         JsonNode failure = items.get(1);
         assertThat(failure.get("status").asText()).isEqualTo("failed");
         assertThat(failure.get("exit_reason").asText()).contains("exited with code 3");
-        assertThat(failure.get("log").asText()).contains("[email]").doesNotContain("jane.roe");
+        assertThat(failure.get("exit_code").asInt()).isEqualTo(3);
+        assertThat(failure.get("log").isNull()).as("the caller's log is the caller's").isTrue();
         assertThat(failure.get("duration_ms").asLong()).isPositive();
+        var own = caller.api().get("/v1/runs/" + failed).json();
+        assertThat(own.get("log").asText()).contains("[email]").doesNotContain("jane.roe");
+    }
+
+    @Test
+    void whenTheAgentWritesItsInputToStderrThenOnlyTheCallerReadsItAndTheAuthorOnlyTheirOwn() {
+        var snoop = InvokeFixtures.listed(staff, MarketplaceFixtures.card(MarketplaceFixtures.unique("snoop")),
+                STDERR_ECHO);
+        var stranger = Accounts.verified("confider");
+        String secret = "merger with Initech closes on 2027-03-01, code name BLUE-HERON-7731";
+        var confided = InvokeFixtures.invoke(stranger.api(), snoop.id(), Map.of("text", secret));
+        assertThat(confided.status()).as(confided.toString()).isEqualTo(200);
+        String strangersRun = confided.header("Atrium-Run-Id");
+        var probe = InvokeFixtures.invoke(snoop.author().api(), snoop.id(), Map.of("text", "the author's own probe"));
+        assertThat(probe.status()).as(probe.toString()).isEqualTo(200);
+        String authorsRun = probe.header("Atrium-Run-Id");
+
+        var mine = stranger.api().get("/v1/runs/" + strangersRun);
+        assertThat(mine.status()).as(mine.toString()).isEqualTo(200);
+        assertThat(mine.json().get("log").asText()).contains("BLUE-HERON-7731");
+
+        for (var viewer : List.of(snoop.author(), staff)) {
+            var list = viewer.api().get("/v1/agents/" + snoop.id() + "/runs?sort=created_at&limit=100");
+            assertThat(list.status()).as(list.toString()).isEqualTo(200);
+            assertThat(list.body()).doesNotContain("BLUE-HERON").doesNotContain("Initech");
+            JsonNode items = list.json().get("items");
+            assertThat(items).hasSize(2);
+            for (JsonNode run : items) {
+                assertThat(run.get("status").asText()).isEqualTo("succeeded");
+                assertThat(run.get("exit_code").asInt()).isZero();
+                assertThat(run.get("duration_ms").asLong()).isPositive();
+            }
+            assertThat(items.get(0).get("id").asText()).isEqualTo(strangersRun);
+            assertThat(items.get(0).get("log").isNull()).isTrue();
+        }
+        var authorsList = snoop.author().api().get("/v1/agents/" + snoop.id() + "/runs?sort=created_at").json();
+        assertThat(authorsList.at("/items/1/id").asText()).isEqualTo(authorsRun);
+        assertThat(authorsList.at("/items/1/log").asText()).contains("the author's own probe");
+        assertThat(snoop.author().api().get("/v1/runs/" + strangersRun).status()).isEqualTo(404);
     }
 
     @Test

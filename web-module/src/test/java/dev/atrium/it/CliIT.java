@@ -127,6 +127,8 @@ class CliIT {
     void whenTheAuthorReadsLogsAndRevenueThenTheirRunsAndCallsAreThere() throws Exception {
         agent(callerKey, "", "invoke", agentName, "--input", "{\"text\": \"counted\"}");
         agent(callerKey, "", "invoke", agentName, "--input", "{\"text\": \"fail\"}");
+        // a caller's log is the caller's (spec 03, Security 5): the author reads the logs of their own calls
+        agent(authorKey, "", "invoke", agentName, "--input", "{\"text\": \"fail\"}");
 
         var logs = agent(authorKey, "", "logs", agentName, "--last", "5");
         assertThat(logs.exitCode()).as(logs.err()).isZero();
@@ -172,13 +174,16 @@ class CliIT {
                 new String[] {"invoke", name, "--input", "{\"text\": \"three little words\"}"});
         assertThat(invoke.exitCode()).as(invoke.err()).isZero();
         assertThat(Api.JSON.readTree(invoke.out()).get("words").asInt()).isEqualTo(3);
-        var logs = typed.apply("author", new String[] {"logs", name, "--last", "3"});
-        assertThat(logs.exitCode()).as(logs.err()).isZero();
-        assertThat(logs.out()).contains("succeeded", "counted 3 words");
         String month = YearMonth.now(ZoneOffset.UTC).toString();
         var revenue = typed.apply("author", new String[] {"revenue", "--month", month});
         assertThat(revenue.exitCode()).as(revenue.err()).isZero();
         assertThat(revenue.out()).contains(name, "0.001", "0.0007").doesNotContain("E-");
+        // a caller's log is the caller's (spec 03, Security 5): the author reads the logs of their own calls
+        var own = typed.apply("author", new String[] {"invoke", name, "--input", "{\"text\": \"my own try\"}"});
+        assertThat(own.exitCode()).as(own.err()).isZero();
+        var logs = typed.apply("author", new String[] {"logs", name, "--last", "3"});
+        assertThat(logs.exitCode()).as(logs.err()).isZero();
+        assertThat(logs.out()).contains("succeeded", "counted 3 words");
         System.out.println("agent CLI transcript:\n" + transcript);
     }
 

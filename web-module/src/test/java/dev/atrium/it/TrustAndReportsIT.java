@@ -22,9 +22,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * Trust and safety of issue 9 through the running server: self-service publishing, no trust at approval, the
- * administrator's trust moves, and users' security reports that take an agent down. The automatic promotion after
- * 100 calls is TrustPromotionIT.
+ * Trust and safety of issues 9 and 48 through the running server: self-service publishing, no trust at approval, the
+ * administrator's trust moves, and security reports by users who called the agent, which suspend it pending review
+ * (trust kept) until a reviewer reinstates it. The automatic promotion is TrustPromotionIT.
  */
 @ExtendWith(AtriumServer.class)
 class TrustAndReportsIT {
@@ -63,6 +63,22 @@ class TrustAndReportsIT {
 
     private static Reply report(Accounts.Account who, String id, String reason, String details) {
         return who.api().post("/v1/agents/" + id + "/reports", Map.of("reason", reason, "details", details));
+    }
+
+    /** A verified user who called the agent successfully once: whose report counts. */
+    private static Accounts.Account caller(String prefix, String id) {
+        var user = Accounts.verified(prefix);
+        var reply = user.api().post("/v1/agents/" + id + "/invoke", Map.of("text", "hello"));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return user;
+    }
+
+    private static Reply reinstate(Accounts.Account who, String id, String note) {
+        return who.api().post("/v1/admin/agents/" + id + "/reinstate", Map.of("note", note));
+    }
+
+    private String status(Accounts.Account author, String id) {
+        return author.api().get("/v1/agents/" + id).json().get("status").asText();
     }
 
     @Test
@@ -172,7 +188,7 @@ class TrustAndReportsIT {
         String pending = submitted(author, card(unique("unreviewed")));
         String id = submitted(author, card(unique("reportable")));
         approve(staff, id);
-        var reporter = Accounts.verified("reporter");
+        var reporter = caller("reporter", id);
 
         var first = report(reporter, id, "undeclared_access", "It read files outside its directory");
         assertThat(first.status()).as(first.toString()).isEqualTo(201);
@@ -196,7 +212,7 @@ class TrustAndReportsIT {
     }
 
     @Test
-    void whenThreeDistinctUsersReportThenTakenDownOutOfSearchAndDemoted() {
+    void whenThreeDistinctCallersReportThenSuspendedOutOfSearchPendingReviewWithTrustKept() {
         var author = Accounts.verified("exfiltrator");
         String category = unique("exfil");
         String capability = unique("harvest-secrets");
@@ -206,19 +222,22 @@ class TrustAndReportsIT {
         assertThat(trust(staff, id, "community", "clean record so far").status()).isEqualTo(200);
         String query = "q=" + capability + "&category=" + category;
         assertThat(ids(awaitSearch(anonymous, query, r -> ids(r).contains(id)))).contains(id);
+        var victims = List.of(caller("victim-a", id), caller("victim-b", id), caller("victim-c", id),
+                caller("victim-d", id));
 
-        for (String prefix : List.of("victim-a", "victim-b")) {
-            var reply = report(Accounts.verified(prefix), id, "data_exfiltration", "It sent my document away");
+        for (var victim : victims.subList(0, 2)) {
+            var reply = report(victim, id, "data_exfiltration", "It sent my document away");
             assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
         }
         assertThat(anonymous.get("/v1/agents/" + id).status()).isEqualTo(200);
-        var third = report(Accounts.verified("victim-c"), id, "credential_theft", "It asked for my password");
+        var third = report(victims.get(2), id, "credential_theft", "It asked for my password");
         assertThat(third.status()).as(third.toString()).isEqualTo(201);
 
         assertThat(anonymous.get("/v1/agents/" + id).status()).isEqualTo(404);
         var record = author.api().get("/v1/agents/" + id).json();
         assertThat(record.get("status").asText()).isEqualTo("suspended");
-        assertThat(record.get("trust_level").asText()).isEqualTo("unverified");
+        assertThat(record.get("trust_level").asText()).as("reports are claims, not an incident")
+                .isEqualTo("community");
         assertThat(ids(awaitSearch(anonymous, query, r -> !ids(r).contains(id)))).doesNotContain(id);
         assertThat(anonymous.get("/v1/agents?category=" + category).json().get("total").asLong()).isZero();
 
@@ -226,17 +245,17 @@ class TrustAndReportsIT {
         JsonNode takedown = events.stream().filter(e -> "taken_down".equals(e.get("action").asText())).findFirst()
                 .orElseThrow();
         assertThat(takedown.get("reason_code").asText()).isEqualTo("security_reports");
+        assertThat(takedown.get("reason").asText()).contains("pending review");
         assertThat(takedown.get("actor_id").asLong()).isZero();
         assertThat(takedown.get("from_status").asText()).isEqualTo("active");
         assertThat(takedown.get("to_status").asText()).isEqualTo("suspended");
-        assertThat(codes(events, "incident")).containsExactly("security_reports");
-        assertThat(codes(events, "trust_changed")).containsExactly("unverified_to_community",
-                "community_to_unverified");
-        assertThat(report(Accounts.verified("victim-d"), id, "other", "too late").status()).isEqualTo(404);
-        var alerts = staff.api().get("/admin/alerts?kind=agent_incident&subject=agent:" + id).json();
+        assertThat(codes(events, "incident")).isEmpty();
+        assertThat(codes(events, "trust_changed")).containsExactly("unverified_to_community");
+        assertThat(report(victims.get(3), id, "other", "too late").status()).isEqualTo(404);
+        var alerts = staff.api().get("/admin/alerts?kind=agent_reports&subject=agent:" + id).json();
         assertThat(alerts.get("total").asLong()).isEqualTo(1);
         assertThat(alerts.at("/items/0/details").asText()).contains("security_reports")
-                .contains("community → unverified");
+                .contains("trust community kept");
 
         var reports = staff.api().get("/v1/admin/agents/" + id + "/reports?sort=created_at");
         assertThat(reports.status()).as(reports.toString()).isEqualTo(200);
@@ -246,5 +265,87 @@ class TrustAndReportsIT {
         assertThat(staff.api().get("/v1/admin/agents/" + id + "/reports?reason=credential_theft").json()
                 .get("total").asLong()).isEqualTo(1);
         assertThat(staff.api().get("/v1/admin/agents/" + UUID.randomUUID() + "/reports").status()).isEqualTo(404);
+    }
+
+    @Test
+    void whenThreeStrangersWhoNeverCalledTheAgentReportThenRefusedAndTheAgentStaysActive() {
+        var author = Accounts.verified("official-author");
+        String id = submitted(author, card(unique("well-trusted")));
+        approve(staff, id);
+        assertThat(trust(staff, id, "community", "audited").status()).isEqualTo(200);
+        assertThat(trust(staff, id, "official", "deep review and security audit passed").status()).isEqualTo(200);
+
+        for (String prefix : List.of("stranger-a", "stranger-b", "stranger-c")) {
+            var reply = report(Accounts.verified(prefix), id, "malicious_code", "I heard it is evil");
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(403);
+            assertThat(reply.json().at("/error/message").asText()).contains("called this agent successfully");
+        }
+
+        var record = anonymous.get("/v1/agents/" + id);
+        assertThat(record.status()).isEqualTo(200);
+        assertThat(record.json().get("status").asText()).isEqualTo("active");
+        assertThat(record.json().get("trust_level").asText()).isEqualTo("official");
+        assertThat(staff.api().get("/v1/admin/agents/" + id + "/reports").json().get("total").asLong()).isZero();
+        assertThat(codes(history(author, id), "taken_down")).isEmpty();
+    }
+
+    @Test
+    void whenReinstatedThenActiveWithTheSameTrustAndAFourthReportAloneDoesNotSuspend() {
+        var author = Accounts.verified("wrongly-accused");
+        String id = submitted(author, card(unique("accused")));
+        approve(staff, id);
+        assertThat(trust(staff, id, "community", "clean record so far").status()).isEqualTo(200);
+        var callers = List.of(caller("accuser-a", id), caller("accuser-b", id), caller("accuser-c", id),
+                caller("accuser-d", id));
+        for (var accuser : callers.subList(0, 3)) {
+            assertThat(report(accuser, id, "malicious_code", "Looks odd").status()).isEqualTo(201);
+        }
+        assertThat(status(author, id)).isEqualTo("suspended");
+
+        var approving = staff.api().post("/v1/admin/agents/" + id + "/approve", Map.of());
+        assertThat(approving.status()).as(approving.toString()).isEqualTo(409);
+        assertThat(approving.json().at("/error/message").asText()).contains("/reinstate");
+        assertThat(reinstate(author, id, "I am innocent").status()).isEqualTo(403);
+        assertThat(staff.api().post("/v1/admin/agents/" + id + "/reinstate", Map.of()).status()).isEqualTo(422);
+        assertThat(reinstate(staff, UUID.randomUUID().toString(), "nobody").status()).isEqualTo(404);
+
+        var reinstated = reinstate(staff, id, "Reviewed the reports: the agent only reads its own files");
+
+        assertThat(reinstated.status()).as(reinstated.toString()).isEqualTo(200);
+        assertThat(reinstated.json().get("status").asText()).isEqualTo("active");
+        assertThat(reinstated.json().get("trust_level").asText()).isEqualTo("community");
+        assertThat(anonymous.get("/v1/agents/" + id).json().get("trust_level").asText()).isEqualTo("community");
+        assertThat(reinstate(staff, id, "again").status()).isEqualTo(409);
+        var events = history(author, id);
+        assertThat(events).extracting(e -> e.get("action").asText()).containsSubsequence("taken_down",
+                "reinstated");
+        JsonNode reinstatement = events.stream().filter(e -> "reinstated".equals(e.get("action").asText()))
+                .findFirst().orElseThrow();
+        assertThat(reinstatement.get("actor_id").asLong()).isEqualTo(staff.id());
+        assertThat(reinstatement.get("reason_code").asText()).isEqualTo("security_reports");
+        assertThat(reinstatement.get("from_status").asText()).isEqualTo("suspended");
+        assertThat(reinstatement.get("to_status").asText()).isEqualTo("active");
+        assertThat(reinstatement.get("reason").asText()).contains("only reads its own files");
+
+        var fourth = report(callers.get(3), id, "malicious_code", "Still looks odd to me");
+
+        assertThat(fourth.status()).as(fourth.toString()).isEqualTo(201);
+        assertThat(status(author, id)).as("reports count afresh after a reinstatement").isEqualTo("active");
+        assertThat(anonymous.get("/v1/agents/" + id).status()).isEqualTo(200);
+    }
+
+    @Test
+    void whenOneUserReportsMoreThanFiveTimesAnHourThen429InTheEnvelope() {
+        var busy = Accounts.verified("busy-reporter");
+        for (int i = 0; i < 5; i++) {
+            assertThat(report(busy, UUID.randomUUID().toString(), "other", "probe " + i).status()).isEqualTo(404);
+        }
+
+        var sixth = report(busy, UUID.randomUUID().toString(), "other", "one too many");
+
+        assertThat(sixth.status()).as(sixth.toString()).isEqualTo(429);
+        assertThat(sixth.json().at("/error/code").asInt()).isEqualTo(42900);
+        assertThat(sixth.json().at("/error/details").asText()).contains("5 reports an hour");
+        assertThat(Long.parseLong(sixth.header("Retry-After"))).isPositive();
     }
 }

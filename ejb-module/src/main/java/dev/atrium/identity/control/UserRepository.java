@@ -1,8 +1,11 @@
 package dev.atrium.identity.control;
 
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -58,6 +61,24 @@ public class UserRepository {
         return em.createQuery("select u from User u where u.id in :ids", User.class)
                 .setParameter("ids", ids).getResultList();
     }
+
+    /**
+     * Which of the given users have a verified e-mail address and an active account, ids only (no entities loaded),
+     * in chunks so that a long list stays within the database's parameter limit.
+     */
+    public Set<Long> verifiedAndActive(Collection<Long> ids) {
+        var found = new HashSet<Long>();
+        var all = List.copyOf(new LinkedHashSet<>(ids));
+        for (int from = 0; from < all.size(); from += VERIFIED_CHUNK) {
+            found.addAll(em.createQuery("select u.id from User u where u.id in :ids and u.active = true "
+                            + "and u.emailVerifiedAt is not null", Long.class)
+                    .setParameter("ids", all.subList(from, Math.min(all.size(), from + VERIFIED_CHUNK)))
+                    .getResultList());
+        }
+        return found;
+    }
+
+    private static final int VERIFIED_CHUNK = 1000;
 
     /** Persists and flushes, so a duplicate e-mail shows here as {@code false} rather than at commit. */
     public boolean add(User user) {

@@ -3,6 +3,7 @@ package dev.atrium.identity.control;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -50,6 +51,14 @@ public class UserService {
     public dev.atrium.platform.query.Listing<UserProfile> directory(dev.atrium.platform.query.ListQuery query) {
         return users.list(query)
                 .map(u -> new UserProfile(u.id(), u.email().value(), u.username(), u.role(), u.createdAt()));
+    }
+
+    /**
+     * Which of the given users are verified (e-mail address verified, account active): what other contexts need to
+     * count a user's actions as a real person's. Unknown ids are left out.
+     */
+    public Set<Long> verified(Collection<Long> ids) {
+        return ids.isEmpty() ? Set.of() : users.verifiedAndActive(ids);
     }
 
     /** Public names of the given users, for showing authors; unknown ids are left out. */

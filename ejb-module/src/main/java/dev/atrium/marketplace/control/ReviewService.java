@@ -3,6 +3,7 @@ package dev.atrium.marketplace.control;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import jakarta.ejb.EJB;
@@ -100,6 +101,39 @@ public class ReviewService {
         return agent;
     }
 
+    /**
+     * Lifts a takedown after review: the suspended agent is active and searchable again with the version it served
+     * and the trust level it has (a takedown by security reports keeps it), recorded as {@code reinstated} with the
+     * reviewer and the note. Security reports count afresh from here on. A takedown that only a fixed version can
+     * lift (a high-risk finding in the bundle, the author's account deleted) is 409.
+     */
+    public Agent reinstate(UUID id, long reviewer, String note) {
+        Agent agent = locked(id);
+        Instant now = clock.instant();
+        String reason = takedownReason(id);
+        if (agent.status() == AgentStatus.SUSPENDED && (reason == null || !REINSTATABLE.contains(reason))) {
+            throw BusinessException.conflict("The agent was taken down for " + reason + ": only a new version, "
+                    + "reviewed and approved, can list it again");
+        }
+        agent.reinstate(now);
+        record(agent, AgentAction.REINSTATED, AgentStatus.SUSPENDED, reviewer, reason,
+                "suspended → active (trust " + agent.trustLevel().value() + "): " + note, now);
+        return agent;
+    }
+
+    /** Takedowns a reviewer may lift: the reports' automatic one pending review, and the reviewers' own. */
+    private static final Set<String> REINSTATABLE = Set.of(
+            TakedownReason.SECURITY_REPORTS.value(), TakedownReason.DESCRIPTION_SERIOUSLY_WRONG.value(),
+            TakedownReason.HIDDEN_CHARGING.value(), TakedownReason.COPYING_ANOTHER_DEVELOPER.value());
+
+    /** The reason code of the agent's latest takedown, or null. */
+    private String takedownReason(UUID id) {
+        return em.createQuery("SELECT e.reasonCode FROM AgentEvent e WHERE e.agentId = :agent AND e.action = :down "
+                        + "ORDER BY e.createdAt DESC, e.id DESC", String.class)
+                .setParameter("agent", id).setParameter("down", AgentAction.TAKEN_DOWN).setMaxResults(1)
+                .getResultStream().findFirst().orElse(null);
+    }
+
     /** The reason code of a suspension because the author's account was deleted. */
     public static final String AUTHOR_DELETED = "author_deleted";
 
@@ -132,8 +166,12 @@ public class ReviewService {
     }
 
     private AgentVersion pending(Agent agent) {
-        return agents.pendingSubmission(agent.id())
-                .orElseThrow(() -> BusinessException.conflict("The agent has no submission waiting for review"));
+        return agents.pendingSubmission(agent.id()).orElseThrow(() -> BusinessException.conflict(
+                agent.status() == AgentStatus.SUSPENDED
+                        ? "The agent is suspended (" + takedownReason(agent.id()) + ") and has no new version waiting "
+                        + "for review: lift the takedown with POST /v1/admin/agents/" + agent.id() + "/reinstate, "
+                        + "or wait for the author's fixed version"
+                        : "The agent has no submission waiting for review"));
     }
 
     private void record(Agent agent, AgentVersion version, AgentAction action, AgentStatus from, long actor,

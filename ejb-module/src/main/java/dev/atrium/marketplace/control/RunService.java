@@ -17,8 +17,9 @@ import dev.atrium.platform.query.Listing;
 
 /**
  * Reading run records (spec 03, Authentication 5: logs and execution records are visible only to the caller): a run
- * with its input and output is its caller's alone, anyone else gets 404; an agent's runs are listed for its author
- * and reviewers, whose views never carry a caller's input or output.
+ * with its input, output and log is its caller's alone, anyone else gets 404; an agent's runs are listed for its
+ * author and reviewers, whose views never carry a caller's input or output, and a log only of their own calls
+ * ({@link AgentRun#logFor}).
  */
 @Stateless
 public class RunService {

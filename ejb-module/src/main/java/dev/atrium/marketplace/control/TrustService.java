@@ -2,6 +2,9 @@ package dev.atrium.marketplace.control;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Logger;
 
@@ -12,7 +15,10 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 import dev.atrium.identity.control.AlertService;
+import dev.atrium.identity.control.UserService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentEvent;
@@ -46,28 +52,48 @@ public class TrustService {
     @EJB
     AlertService alerts;
 
+    @EJB
+    UserService users;
+
     @Inject
     Clock clock;
 
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.trust.min-calls", defaultValue = "100")
+    long minCalls = PromotionRule.MIN_CALLS;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.trust.min-distinct-callers", defaultValue = "10")
+    long minDistinctCallers = PromotionRule.MIN_DISTINCT_CALLERS;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.trust.min-reviews", defaultValue = "3")
+    long minReviews = PromotionRule.MIN_REVIEWS;
+
     /**
-     * Promotes the agent to community when it has earned it; does nothing otherwise (unknown agent included).
-     * Meant to be called after every recorded usage: the usual answer costs one primary-key read, and only an
-     * unverified agent past the call threshold looks at incidents and takes the row lock.
+     * Promotes the agent to community when it has earned it ({@link PromotionRule}); does nothing otherwise (unknown
+     * agent included). Meant to be called after every recorded usage and review: the usual answer costs one
+     * primary-key read (an agent without enough calls or reviews stops there); only then are the successful calls
+     * counted per caller in one aggregate query, the callers' verified state asked of identity by id, the incidents
+     * looked at and the row lock taken.
      */
     public void reconsider(UUID agentId) {
         // a scalar read sees the database as this transaction left it (a counter raised by an UPDATE included)
-        Object[] figures = em.createQuery("SELECT a.trustLevel, a.totalCalls, a.avgRatingExact, a.reviewCount "
-                        + "FROM Agent a "
-                        + "WHERE a.id = :id", Object[].class)
+        Object[] row = em.createQuery("SELECT a.trustLevel, a.totalCalls, a.avgRatingExact, a.reviewCount, "
+                        + "a.authorId FROM Agent a WHERE a.id = :id", Object[].class)
                 .setParameter("id", agentId).getResultStream().findFirst().orElse(null);
-        if (figures == null || figures[0] != TrustLevel.UNVERIFIED
-                || ((Number) figures[1]).longValue() < PromotionRule.MIN_CALLS) {
+        if (row == null || row[0] != TrustLevel.UNVERIFIED) {
             return;
         }
-        long calls = ((Number) figures[1]).longValue();
-        double rating = ((Number) figures[2]).doubleValue();
-        long reviews = ((Number) figures[3]).longValue();
-        if (!PromotionRule.earned(calls, reviews, rating, incidents(agentId))) {
+        PromotionRule rule = rule();
+        double rating = ((Number) row[2]).doubleValue();
+        long reviews = ((Number) row[3]).longValue();
+        if (!rule.possible(((Number) row[1]).longValue(), reviews, rating)) {
+            return;
+        }
+        var counted = strangersCalls(agentId, ((Number) row[4]).longValue());
+        var figures = new PromotionRule.Figures(counted[0], counted[1], reviews, rating, 0);
+        if (!rule.earned(figures) || incidents(agentId) > 0) {
             return;
         }
         Agent agent = em.find(Agent.class, agentId, LockModeType.PESSIMISTIC_WRITE);
@@ -75,8 +101,37 @@ public class TrustService {
             return;
         }
         record(agent, AgentAction.TRUST_CHANGED, PLATFORM, code(TrustLevel.UNVERIFIED, TrustLevel.COMMUNITY),
-                PromotionRule.because(calls, reviews, rating));
-        LOG.info(() -> "Agent " + agentId + " promoted to community after " + calls + " calls");
+                PromotionRule.because(figures));
+        long calls = figures.calls();
+        long callers = figures.callers();
+        LOG.info(() -> "Agent " + agentId + " promoted to community after " + calls + " calls by " + callers
+                + " callers");
+    }
+
+    /** The promotion rule with this deployment's figures. */
+    PromotionRule rule() {
+        return new PromotionRule(minCalls, minDistinctCallers, minReviews);
+    }
+
+    /**
+     * Successful calls of the agent by verified callers other than its author, and how many such callers: {calls,
+     * callers}. The calls are grouped by caller in the database; whether a caller is verified is identity's answer.
+     */
+    private long[] strangersCalls(UUID agentId, long authorId) {
+        Map<Long, Long> byCaller = new HashMap<>();
+        em.createQuery("SELECT u.userId, COUNT(u) FROM AgentUsage u WHERE u.agentId = :agent AND u.succeeded = TRUE "
+                        + "AND u.userId <> :author GROUP BY u.userId", Object[].class)
+                .setParameter("agent", agentId).setParameter("author", authorId).getResultStream()
+                .forEach(r -> byCaller.put(((Number) r[0]).longValue(), ((Number) r[1]).longValue()));
+        if (byCaller.isEmpty()) {
+            return new long[] {0, 0};
+        }
+        Set<Long> verified = users.verified(byCaller.keySet());
+        long calls = 0;
+        for (Long caller : verified) {
+            calls += byCaller.getOrDefault(caller, 0L);
+        }
+        return new long[] {calls, verified.size()};
     }
 
     /**

@@ -336,6 +336,20 @@ public class Agent {
     }
 
     /**
+     * A reviewer lifts a takedown after reviewing it: the suspended agent is listed again with the version it served,
+     * its trust level as it is. An agent that never served a version has nothing to be reinstated with (409).
+     */
+    public void reinstate(Instant now) {
+        requireStatus(AgentStatus.SUSPENDED, "reinstated");
+        if (currentVersionId == null) {
+            throw BusinessException.conflict("The agent has no approved version to serve; it needs a review of a "
+                    + "new version");
+        }
+        this.status = AgentStatus.ACTIVE;
+        touch(now);
+    }
+
+    /**
      * Suspends a pending or listed agent whose author's account was deleted; answers the status it had, or null when
      * it was already suspended or rejected (nothing changes then).
      */

@@ -155,6 +155,15 @@ public class AgentRun {
         return maskedLog;
     }
 
+    /**
+     * The log as {@code viewer} may read it: the agent writes whatever it likes to stderr, the caller's input
+     * included, so the log is the caller's alone (spec 03, Security 5); anyone else, the agent's author included,
+     * gets null.
+     */
+    public String logFor(long viewer) {
+        return isCaller(viewer) ? maskedLog : null;
+    }
+
     public boolean piiInOutput() {
         return piiInOutput;
     }

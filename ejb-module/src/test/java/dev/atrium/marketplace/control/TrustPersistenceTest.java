@@ -9,8 +9,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -25,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.atrium.identity.control.AlertService;
+import dev.atrium.identity.control.UserService;
 import dev.atrium.identity.entity.SecurityAlert;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
@@ -36,28 +42,34 @@ import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.ReportReason;
 import dev.atrium.marketplace.entity.SemanticVersion;
 import dev.atrium.marketplace.entity.SmokeStatus;
+import dev.atrium.marketplace.entity.TakedownReason;
 import dev.atrium.marketplace.entity.TrustLevel;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.http.RateLimiter;
 import dev.atrium.platform.persistence.TestDatabases;
 import dev.atrium.platform.time.MovableClock;
 
 /**
- * The trust service's promotion, incidents and the reports' takedown on the JPA provider the server uses, over H2 in
- * PostgreSQL mode ({@code -Datrium.test.postgres-url=jdbc:postgresql://...} runs it against an empty PostgreSQL).
- * Calls are raised by a bulk UPDATE, as a gateway counting usage may do, so the promotion must see them.
+ * The trust service's promotion, incidents, the reports' takedown and the reinstatement on the JPA provider the server
+ * uses, over H2 in PostgreSQL mode ({@code -Datrium.test.postgres-url=jdbc:postgresql://...} runs it against an empty
+ * PostgreSQL). Calls are usage rows plus the agent's counter raised by a bulk UPDATE, as the gateway leaves them;
+ * identity's answer (who is verified) and the rate limiter are stand-ins.
  */
 class TrustPersistenceTest {
 
     private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
     private static final long AUTHOR = 7;
     private static final long REVIEWER = 1;
+    /** A user whose e-mail address was never verified, or whose account was deactivated. */
+    private static final long UNVERIFIED = 666;
 
     private static EntityManagerFactory factory;
 
     private final MovableClock clock = new MovableClock(Clock.fixed(T0, ZoneOffset.UTC));
     private final List<String> alerts = new ArrayList<>();
     private final List<UUID> announced = new ArrayList<>();
+    private final Map<String, Integer> hits = new HashMap<>();
 
     @BeforeAll
     static void migrate() throws SQLException {
@@ -73,7 +85,7 @@ class TrustPersistenceTest {
     }
 
     /** The services wired as the container would, with the alert and the index announcement captured. */
-    private record Services(EntityManager em, TrustService trust, ReportService reports) {
+    private record Services(EntityManager em, TrustService trust, ReportService reports, ReviewService reviews) {
     }
 
     private <T> T inTransaction(Function<Services, T> work) {
@@ -88,17 +100,27 @@ class TrustPersistenceTest {
                 announced.add(agent.id());
             }
         };
+        var users = new UserService() {
+            @Override
+            public Set<Long> verified(Collection<Long> ids) {
+                var verified = new HashSet<>(ids);
+                verified.remove(UNVERIFIED);
+                return verified;
+            }
+        };
         var trust = new TrustService();
         trust.em = em;
+        trust.users = users;
         trust.clock = clock;
         trust.changes = changes;
-        trust.alerts = new AlertService() {
+        var alertService = new AlertService() {
             @Override
             public Optional<SecurityAlert> raise(String kind, String subject, String details) {
                 alerts.add(kind + " " + subject + " " + details);
                 return Optional.empty();
             }
         };
+        trust.alerts = alertService;
         var repository = new AgentRepository();
         repository.em = em;
         var reviews = new ReviewService();
@@ -109,9 +131,17 @@ class TrustPersistenceTest {
         var reports = new ReportService();
         reports.em = em;
         reports.reviews = reviews;
-        reports.trust = trust;
+        reports.users = users;
+        reports.alerts = alertService;
+        reports.limiter = new RateLimiter() {
+            @Override
+            public Decision hit(String bucket, int limit, Duration window) {
+                int count = hits.merge(bucket, 1, Integer::sum);
+                return new Decision(limit, Math.max(0, limit - count), 0, count <= limit, 60);
+            }
+        };
         reports.clock = clock;
-        return new Services(em, trust, reports);
+        return new Services(em, trust, reports, reviews);
     }
 
     private void run(Consumer<Services> work) {
@@ -142,12 +172,45 @@ class TrustPersistenceTest {
         return id;
     }
 
-    /** Calls and reviews as a gateway and reviewers leave them: {@code rating} 0 means no reviews. */
-    private void figures(UUID id, long calls, double rating) {
-        run(s -> s.em().createQuery("UPDATE Agent a SET a.totalCalls = :calls, a.avgRatingExact = :rating, "
-                        + "a.reviewCount = :reviews WHERE a.id = :id")
-                .setParameter("calls", calls).setParameter("rating", rating)
-                .setParameter("reviews", rating > 0 ? 2 : 0).setParameter("id", id).executeUpdate());
+    /** Reviews as reviewers leave them: {@code reviews} ratings averaging {@code rating}. */
+    private void reviews(UUID id, int reviews, double rating) {
+        run(s -> s.em().createQuery("UPDATE Agent a SET a.avgRatingExact = :rating, a.reviewCount = :reviews "
+                        + "WHERE a.id = :id")
+                .setParameter("rating", rating).setParameter("reviews", reviews).setParameter("id", id)
+                .executeUpdate());
+    }
+
+    /** {@code count} calls of the agent by {@code caller}, as the gateway records them: usage rows and the counter. */
+    private void calls(UUID id, long caller, int count, boolean succeeded) {
+        run(s -> {
+            for (int i = 0; i < count; i++) {
+                s.em().createNativeQuery("INSERT INTO agent_usage_records (id, run_id, user_id, agent_id, "
+                                + "agent_version, recorded_at, tokens_input, tokens_output, execution_time_s, cost_llm, "
+                                + "cost_compute, price_charged, developer_share, pricing_model, succeeded) "
+                                + "VALUES (?, ?, ?, ?, '1.0.0', ?, 0, 0, 0, 0, 0, 0, 0, 'free', ?)")
+                        .setParameter(1, UUID.randomUUID()).setParameter(2, UUID.randomUUID())
+                        .setParameter(3, caller).setParameter(4, id)
+                        .setParameter(5, java.sql.Timestamp.from(clock.instant())).setParameter(6, succeeded)
+                        .executeUpdate();
+            }
+            s.em().createNativeQuery("UPDATE agents SET total_calls = total_calls + ? WHERE id = ?")
+                    .setParameter(1, count).setParameter(2, id).executeUpdate();
+        });
+    }
+
+    /** {@code each} successful calls by each of {@code callers} distinct verified strangers, ids from 101. */
+    private void strangersCall(UUID id, int callers, int each) {
+        for (int c = 0; c < callers; c++) {
+            calls(id, 101 + c, each, true);
+        }
+    }
+
+    /** An agent promoted by strangers: 10 callers, 100 calls, 3 reviews averaging 4.5. */
+    private void promoted(UUID id) {
+        reviews(id, 3, 4.5);
+        strangersCall(id, 10, 10);
+        run(s -> s.trust().reconsider(id));
+        assertThat(agent(id).trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
     }
 
     private Agent agent(UUID id) {
@@ -161,13 +224,14 @@ class TrustPersistenceTest {
     }
 
     @Test
-    void whenCallsReachOneHundredThenPromotedToCommunityOnceWithTheMoveInTheHistory() {
+    void whenTenVerifiedStrangersMakeTheHundredthCallThenPromotedOnceWithTheFiguresInTheHistory() {
         UUID id = listed();
-        figures(id, 99, 0);
+        reviews(id, 3, 4.5);
+        strangersCall(id, 9, 11);
         run(s -> s.trust().reconsider(id));
         assertThat(agent(id).trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
 
-        figures(id, 100, 0);
+        calls(id, 110, 1, true);
         run(s -> s.trust().reconsider(id));
         run(s -> s.trust().reconsider(id));
 
@@ -175,7 +239,8 @@ class TrustPersistenceTest {
         var moves = history(id, AgentAction.TRUST_CHANGED);
         assertThat(moves).singleElement().satisfies(e -> {
             assertThat(e.reasonCode()).isEqualTo("unverified_to_community");
-            assertThat(e.reason()).startsWith("unverified → community: 100 calls, no reviews yet");
+            assertThat(e.reason()).isEqualTo("unverified → community: 100 successful calls by 10 distinct verified "
+                    + "callers other than the author, 3 reviews averaging 4.5, no security incident");
             assertThat(e.actorId()).isZero();
             assertThat(e.toStatus()).isEqualTo(AgentStatus.ACTIVE);
         });
@@ -183,14 +248,59 @@ class TrustPersistenceTest {
     }
 
     @Test
-    void whenTheAverageRatingIsBelowFourThenNoPromotionAtFourThereIs() {
+    void whenTheCallsAreTheAuthorsFailedOrByUnverifiedUsersThenTheyDoNotCount() {
         UUID id = listed();
-        figures(id, 500, 3.99);
+        reviews(id, 5, 5);
+        calls(id, AUTHOR, 500, true);
+        calls(id, UNVERIFIED, 300, true);
+        strangersCall(id, 9, 12);
+        for (long failing = 201; failing <= 205; failing++) {
+            calls(id, failing, 20, false);
+        }
         run(s -> s.trust().reconsider(id));
         assertThat(agent(id).trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
 
-        figures(id, 500, 4);
+        calls(id, 301, 1, true);
         run(s -> s.trust().reconsider(id));
+
+        assertThat(agent(id).trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
+        assertThat(history(id, AgentAction.TRUST_CHANGED)).singleElement().satisfies(e -> assertThat(e.reason())
+                .startsWith("unverified → community: 109 successful calls by 10 distinct verified callers"));
+    }
+
+    @Test
+    void whenReviewsAreMissingTooFewOrBelowFourThenNoPromotion() {
+        UUID id = listed();
+        strangersCall(id, 20, 10);
+        run(s -> s.trust().reconsider(id));
+        assertThat(agent(id).trustLevel()).as("no reviews").isEqualTo(TrustLevel.UNVERIFIED);
+
+        reviews(id, 2, 5);
+        run(s -> s.trust().reconsider(id));
+        assertThat(agent(id).trustLevel()).as("two reviews").isEqualTo(TrustLevel.UNVERIFIED);
+
+        reviews(id, 3, 3.99);
+        run(s -> s.trust().reconsider(id));
+        assertThat(agent(id).trustLevel()).as("rated 3.99").isEqualTo(TrustLevel.UNVERIFIED);
+
+        reviews(id, 3, 4);
+        run(s -> s.trust().reconsider(id));
+        assertThat(agent(id).trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
+    }
+
+    @Test
+    void whenTheDeploymentLowersTheFiguresThenTheyHold() {
+        UUID id = listed();
+        reviews(id, 1, 4);
+        strangersCall(id, 2, 3);
+
+        run(s -> {
+            s.trust().minCalls = 6;
+            s.trust().minDistinctCallers = 2;
+            s.trust().minReviews = 1;
+            s.trust().reconsider(id);
+        });
+
         assertThat(agent(id).trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
     }
 
@@ -198,7 +308,8 @@ class TrustPersistenceTest {
     void whenAnIncidentIsOnRecordThenNoAutomaticPromotion() {
         UUID id = listed();
         run(s -> s.trust().incident(id, "high_risk_finding", "a private key in the bundle"));
-        figures(id, 1000, 5);
+        reviews(id, 5, 5);
+        strangersCall(id, 12, 10);
 
         run(s -> s.trust().reconsider(id));
 
@@ -211,8 +322,7 @@ class TrustPersistenceTest {
     @Test
     void whenAPromotedAgentHasAnIncidentThenUnverifiedRecordedAndAlerted() {
         UUID id = listed();
-        figures(id, 100, 0);
-        run(s -> s.trust().reconsider(id));
+        promoted(id);
 
         run(s -> s.trust().incident(id, "contained_hostile_behaviour", "tried to open a socket"));
 
@@ -244,10 +354,9 @@ class TrustPersistenceTest {
     }
 
     @Test
-    void whenThreeDistinctUsersReportThenTakenDownAsAnIncident() {
+    void whenThreeDistinctCallersReportThenSuspendedPendingReviewWithTrustKept() {
         UUID id = listed();
-        figures(id, 100, 0);
-        run(s -> s.trust().reconsider(id));
+        promoted(id);
         run(s -> s.reports().report(id, 101, ReportReason.MALICIOUS_CODE, "reads ~/.ssh"));
         run(s -> s.reports().report(id, 102, ReportReason.DATA_EXFILTRATION, "posts my input elsewhere"));
         assertThat(agent(id).status()).isEqualTo(AgentStatus.ACTIVE);
@@ -256,20 +365,117 @@ class TrustPersistenceTest {
 
         Agent agent = agent(id);
         assertThat(agent.status()).isEqualTo(AgentStatus.SUSPENDED);
-        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.UNVERIFIED);
+        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
         assertThat(history(id, AgentAction.TAKEN_DOWN)).singleElement().satisfies(e -> {
             assertThat(e.reasonCode()).isEqualTo("security_reports");
             assertThat(e.actorId()).isZero();
+            assertThat(e.reason()).contains("pending review");
         });
-        assertThat(history(id, AgentAction.INCIDENT)).extracting(AgentEvent::reasonCode)
-                .containsExactly("security_reports");
+        assertThat(history(id, AgentAction.INCIDENT)).isEmpty();
+        assertThat(history(id, AgentAction.TRUST_CHANGED)).extracting(AgentEvent::reasonCode)
+                .containsExactly("unverified_to_community");
+        assertThat(alerts).singleElement().asString().startsWith(ReportService.ALERT_KIND + " agent:" + id)
+                .contains("trust community kept");
         assertThatThrownBy(() -> run(s -> s.reports().report(id, 104, ReportReason.OTHER, "late")))
                 .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.NOT_FOUND);
     }
 
     @Test
+    void whenTheReporterNeverCalledTheAgentOrIsUnverifiedThenRefusedAndNothingCounts() {
+        UUID id = listed();
+        calls(id, UNVERIFIED, 3, true);
+        calls(id, 150, 3, false);
+
+        for (long stranger : new long[] {401, 402, 403, 150, UNVERIFIED}) {
+            assertThatThrownBy(() -> run(s -> s.reports().report(id, stranger, ReportReason.MALICIOUS_CODE, "x")))
+                    .as("reporter %d", stranger)
+                    .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.FORBIDDEN);
+        }
+
+        assertThat(agent(id).status()).isEqualTo(AgentStatus.ACTIVE);
+        long reports = inTransaction(s -> s.em().createQuery("SELECT COUNT(r) FROM AgentReport r "
+                + "WHERE r.agentId = :id", Long.class).setParameter("id", id).getSingleResult());
+        assertThat(reports).isZero();
+    }
+
+    @Test
+    void whenAReporterReportsTooOftenThenRateLimited() {
+        List<UUID> agents = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            UUID id = listed();
+            calls(id, 101, 1, true);
+            agents.add(id);
+        }
+        for (int i = 0; i < 5; i++) {
+            UUID id = agents.get(i);
+            run(s -> s.reports().report(id, 101, ReportReason.OTHER, "one of many"));
+        }
+
+        assertThatThrownBy(() -> run(s -> s.reports().report(agents.get(5), 101, ReportReason.OTHER, "sixth")))
+                .satisfies(e -> {
+                    assertThat(((BusinessException) e).problem()).isEqualTo(Problem.RATE_LIMITED);
+                    assertThat(((BusinessException) e).headers()).containsKey("Retry-After");
+                });
+    }
+
+    @Test
+    void whenReinstatedThenActiveWithItsTrustAndReportsCountAfresh() {
+        UUID id = listed();
+        promoted(id);
+        for (long reporter = 101; reporter <= 103; reporter++) {
+            long by = reporter;
+            run(s -> s.reports().report(id, by, ReportReason.MALICIOUS_CODE, "reads ~/.ssh"));
+        }
+        assertThat(agent(id).status()).isEqualTo(AgentStatus.SUSPENDED);
+        clock.advance(Duration.ofHours(2));
+
+        run(s -> s.reviews().reinstate(id, REVIEWER, "reports unfounded: the agent reads its own files only"));
+
+        Agent agent = agent(id);
+        assertThat(agent.status()).isEqualTo(AgentStatus.ACTIVE);
+        assertThat(agent.trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
+        assertThat(history(id, AgentAction.REINSTATED)).singleElement().satisfies(e -> {
+            assertThat(e.actorId()).isEqualTo(REVIEWER);
+            assertThat(e.reasonCode()).isEqualTo("security_reports");
+            assertThat(e.fromStatus()).isEqualTo(AgentStatus.SUSPENDED);
+            assertThat(e.toStatus()).isEqualTo(AgentStatus.ACTIVE);
+            assertThat(e.reason()).contains("trust community").contains("reports unfounded");
+        });
+        clock.advance(Duration.ofMinutes(1));
+        run(s -> s.reports().report(id, 104, ReportReason.OTHER, "a fourth report"));
+        run(s -> s.reports().report(id, 101, ReportReason.OTHER, "the first reporter again"));
+        assertThat(agent(id).status()).isEqualTo(AgentStatus.ACTIVE);
+        assertThatThrownBy(() -> run(s -> s.reports().report(id, 104, ReportReason.OTHER, "twice")))
+                .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.CONFLICT);
+        assertThatThrownBy(() -> run(s -> s.reviews().reinstate(id, REVIEWER, "again")))
+                .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.CONFLICT);
+
+        run(s -> s.reports().report(id, 105, ReportReason.OTHER, "the third since"));
+
+        assertThat(agent(id).status()).isEqualTo(AgentStatus.SUSPENDED);
+        assertThat(agent(id).trustLevel()).isEqualTo(TrustLevel.COMMUNITY);
+    }
+
+    @Test
+    void whenTheTakedownWasAHighRiskFindingThenNoReinstatementAndApproveNamesTheWay() {
+        UUID id = listed();
+        run(s -> s.reviews().takeDown(id, 0, TakedownReason.HIGH_RISK_FINDING,
+                "a private key"));
+
+        assertThatThrownBy(() -> run(s -> s.reviews().reinstate(id, REVIEWER, "looks fine")))
+                .satisfies(e -> assertThat(e.getMessage()).contains("high_risk_finding"))
+                .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.CONFLICT);
+        assertThatThrownBy(() -> run(s -> s.reviews().approve(id, REVIEWER, "ok")))
+                .satisfies(e -> assertThat(e.getMessage()).contains("/reinstate"))
+                .extracting(e -> ((BusinessException) e).problem()).isEqualTo(Problem.CONFLICT);
+        assertThat(agent(id).status()).isEqualTo(AgentStatus.SUSPENDED);
+    }
+
+    @Test
     void whenTheSameUserReportsTwiceOrTheAuthorReportsThenRefused() {
         UUID id = listed();
+        calls(id, 101, 1, true);
+        calls(id, AUTHOR, 1, true);
         run(s -> s.reports().report(id, 101, ReportReason.MALICIOUS_CODE, "reads ~/.ssh"));
 
         assertThatThrownBy(() -> run(s -> s.reports().report(id, 101, ReportReason.OTHER, "again")))
@@ -282,6 +488,7 @@ class TrustPersistenceTest {
     @Test
     void whenReportsPredateTheLastApprovalThenTheyDoNotCountTowardsTheTakedown() {
         UUID id = listed();
+        strangersCall(id, 3, 1);
         run(s -> s.reports().report(id, 101, ReportReason.MALICIOUS_CODE, "v1 reads ~/.ssh"));
         run(s -> s.reports().report(id, 102, ReportReason.MALICIOUS_CODE, "v1 again"));
         clock.advance(Duration.ofDays(1));

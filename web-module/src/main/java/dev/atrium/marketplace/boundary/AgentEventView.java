@@ -14,7 +14,7 @@ public record AgentEventView(
         UUID agentId,
         @Schema(enumeration = {"submitted", "resubmitted", "approved", "rejected", "taken_down", "trust_changed",
                 "incident", "rescanned", "rollout_started", "rollout_advanced", "rollout_completed", "rollout_paused",
-                "rollout_resumed", "rolled_back", "secret_set", "secret_deleted"}) String action,
+                "rollout_resumed", "rolled_back", "secret_set", "secret_deleted", "reinstated"}) String action,
         @Schema(nullable = true) String fromStatus,
         String toStatus,
         String version,

@@ -26,7 +26,10 @@ import dev.atrium.identity.boundary.Callers;
 import dev.atrium.marketplace.control.ReportService;
 import dev.atrium.marketplace.entity.ReportReason;
 
-/** Security reports by any signed-in user; three from distinct users take the agent down. */
+/**
+ * Security reports by verified users who called the agent successfully; three from distinct users suspend it pending
+ * review.
+ */
 @Path("v1/agents/" + AgentsResource.ID + "/reports")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -41,7 +44,8 @@ public class AgentReportsResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Report a security problem with a listed agent (one report per user per agent)")
+    @Operation(summary = "Report a security problem with a listed agent you have called (one report per user until "
+            + "the agent is approved or reinstated again; 403 without a successful call, 429 past 5 an hour)")
     @APIResponse(responseCode = "201", description = "Recorded",
             content = @Content(schema = @Schema(implementation = AgentReportView.class)))
     public Response report(@PathParam("id") UUID id, @Valid @NotNull AgentReportRequest body) {

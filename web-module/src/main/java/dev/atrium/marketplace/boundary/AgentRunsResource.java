@@ -23,7 +23,10 @@ import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.openapi.ListOf;
 
-/** An agent's runs for its author and reviewers: how they ended, never what callers sent or got. */
+/**
+ * An agent's runs for its author and reviewers: how they ended, never what callers sent or got, and logs only of the
+ * viewer's own calls.
+ */
 @Path("v1/agents/{id: [0-9a-fA-F-]+}/runs")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -40,13 +43,14 @@ public class AgentRunsResource {
     UriInfo uri;
 
     @GET
-    @Operation(summary = "The agent's runs (author and agent:review): status, duration, exit reason, masked log; "
-            + "never the caller's input or output")
+    @Operation(summary = "The agent's runs (author and agent:review): status, duration, exit reason and code; "
+            + "never the caller's input or output; the masked log only of the viewer's own calls")
     @Parameter(name = "status", description = "succeeded, failed, timed_out, memory_limit, output_limit or killed")
     @Parameter(name = "version", description = "Only runs of this agent version")
     @ListOf(AgentRunView.class)
     public Object list(@PathParam("id") UUID id) {
-        return Envelopes.of(runs.ofAgent(id, Requesters.of(request), ListRequest.from(uri)), uri,
-                AgentRunView::from);
+        var requester = Requesters.of(request);
+        return Envelopes.of(runs.ofAgent(id, requester, ListRequest.from(uri)), uri,
+                run -> AgentRunView.from(run, requester.userId()));
     }
 }

@@ -33,7 +33,7 @@ import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.openapi.ListOf;
 
-/** Human review of submissions, and manual takedown (permission {@code agent:review}). */
+/** Human review of submissions, manual takedown and reinstatement (permission {@code agent:review}). */
 @Path("v1/admin")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -88,6 +88,15 @@ public class MarketplaceAdminResource {
     public AgentView takedown(@PathParam("id") UUID id, @Valid @NotNull TakedownRequest body) {
         TakedownReason reason = TakedownReason.valueOf(body.reason().toUpperCase(java.util.Locale.ROOT));
         return view(reviews.takeDown(id, reviewer(), reason, body.details()));
+    }
+
+    @POST
+    @Path("agents/" + AgentsResource.ID + "/reinstate")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Lift a takedown after review: suspended → active with its trust level as it is; "
+            + "security reports count afresh")
+    public AgentView reinstate(@PathParam("id") UUID id, @Valid @NotNull ReinstateRequest body) {
+        return view(reviews.reinstate(id, reviewer(), body.note()));
     }
 
     private long reviewer() {
