@@ -119,17 +119,28 @@ public class Ledger {
         // the entries and lines first, while no account row is locked by this transaction
         em.flush();
         var connection = em.unwrap(java.sql.Connection.class);
+        // a user's balance never goes below zero: the move of such an account is made only if it stays at or above
+        var keys = new ArrayList<>(moves.keySet());
         try (var update = connection.prepareStatement(
-                "UPDATE billing_accounts SET balance = balance + ?, held = held - ? WHERE id = ?")) {
-            for (var move : moves.entrySet()) {
-                update.setBigDecimal(1, move.getValue()[0]);
-                update.setBigDecimal(2, move.getValue()[1]);
-                update.setObject(3, move.getKey());
+                "UPDATE billing_accounts SET balance = balance + ?, held = held - ? WHERE id = ? "
+                        + "AND (kind <> 'USER_BALANCE' OR ? >= 0 OR balance + ? >= 0)")) {
+            for (var key : keys) {
+                var move = moves.get(key);
+                update.setBigDecimal(1, move[0]);
+                update.setBigDecimal(2, move[1]);
+                update.setObject(3, key);
+                update.setBigDecimal(4, move[0]);
+                update.setBigDecimal(5, move[0]);
                 update.addBatch();
             }
-            for (int count : update.executeBatch()) {
-                if (count == 0) {
-                    throw new IllegalStateException("A billing account of the batch has gone");
+            int[] counts = update.executeBatch();
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == 0) {
+                    var account = em.find(BillingAccount.class, keys.get(i));
+                    if (account == null) {
+                        throw new IllegalStateException("A billing account of the batch has gone");
+                    }
+                    throw BillingAccount.overdraft(account.ownerId(), account.balance(), moves.get(keys.get(i))[0]);
                 }
             }
         } catch (java.sql.SQLException e) {
@@ -202,6 +213,11 @@ public class Ledger {
                             new Line(AccountKind.USER_BALANCE, owner, credit)));
         }
         return account;
+    }
+
+    /** The owner of the account {@code accountId}, if it exists. */
+    public Optional<Long> owner(java.util.UUID accountId) {
+        return Optional.ofNullable(em.find(BillingAccount.class, accountId)).map(BillingAccount::ownerId);
     }
 
     public Optional<BillingAccount> find(AccountKind kind, long owner) {
