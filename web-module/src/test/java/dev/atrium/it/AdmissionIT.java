@@ -311,7 +311,8 @@ class AdmissionIT {
                 new Branch("input invalid", () -> InvokeFixtures.invoke(api, freemium.id(), Map.of("nope", 1)),
                         422, "40001"),
                 new Branch("a capped call of an agent that cannot run here", () -> api
-                        .header("Atrium-Max-Price-Usd", "0").post("/v1/agents/" + image + "/invoke", Map.of("text", "hi")), 503, "50300"),
+                        .header("Atrium-Max-Price-Usd", "0").post("/v1/agents/" + image + "/invoke",
+                                Map.of("text", "hi")), 503, "50300"),
                 new Branch("cap header malformed", () -> api.header("Atrium-Max-Price-Usd", "1e3")
                         .post("/v1/agents/" + freemium.id() + "/invoke", Map.of("text", "hi")), 422, "40001"),
                 new Branch("the agent cannot run here", () -> InvokeFixtures.invoke(api, image,

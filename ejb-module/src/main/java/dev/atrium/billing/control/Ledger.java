@@ -226,12 +226,32 @@ public class Ledger {
                 .getResultStream().findFirst();
     }
 
-    /** The account's row, locked and read afresh, for changing its balance or hold. */
+    /**
+     * The account's row, locked and read afresh, for changing its balance or hold. Every writer of accounts takes
+     * their row locks the same way and in the same order (README, "One lock order"): by an update of the row
+     * (PostgreSQL's {@code FOR NO KEY UPDATE}, which the foreign-key checks of other transactions' journal lines do
+     * not wait for, unlike {@code SELECT … FOR UPDATE}), in ascending account id.
+     */
     public BillingAccount lock(BillingAccount account) {
         // what this transaction changed is written first: a refresh would otherwise drop it
         em.flush();
+        em.createNativeQuery("UPDATE billing_accounts SET held = held WHERE id = ?").setParameter(1, account.id())
+                .executeUpdate();
         BillingAccount managed = em.contains(account) ? account : em.find(BillingAccount.class, account.id());
-        em.refresh(managed, LockModeType.PESSIMISTIC_WRITE);
+        em.refresh(managed);
         return managed;
+    }
+
+    /**
+     * Locks several accounts at once, in ascending id, before a transaction that writes several entries over them
+     * (a payout chunk): a later entry of the chunk then never waits for an account that a billing batch holding one
+     * of the chunk's earlier accounts is waiting for.
+     */
+    public void lockInOrder(java.util.Collection<java.util.UUID> accountIds) {
+        em.flush();
+        for (var id : new java.util.TreeSet<>(accountIds)) {
+            em.createNativeQuery("UPDATE billing_accounts SET held = held WHERE id = ?").setParameter(1, id)
+                    .executeUpdate();
+        }
     }
 }
