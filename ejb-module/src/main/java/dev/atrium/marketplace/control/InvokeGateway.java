@@ -41,7 +41,9 @@ import dev.atrium.sandbox.Outcome;
 /**
  * {@code POST /v1/agents/{agent_id}/invoke} (spec 03, README "The invoke gateway"), in this order: the rate limit
  * of the caller's API key (or user, for other credentials); the agent, which must be active; the free tier; the
- * input against the card's {@code input_schema}; the run in the sandbox with personal data in the input masked;
+ * input against the card's {@code input_schema}; admission, which decides and reserves the call's price (the free
+ * call or the month's fee, the dependency budget, the hold; {@link Admission} gives all of it back on any later
+ * refusal); the run in the sandbox with personal data in the input masked;
  * the output scanned for personal data (flagged and alerted, never blocked); then the run and usage records in one
  * short transaction. Not transactional itself: a sandbox run never holds a database transaction open.
  *
