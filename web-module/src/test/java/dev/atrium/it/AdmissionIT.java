@@ -96,7 +96,9 @@ class AdmissionIT {
     }
 
     /** Waits for billing to settle every hold of the user, then answers the balance. */
-    private static BigDecimal settled(Accounts.Account user) throws Exception {
+    private static BigDecimal settled(Accounts.Account user, Api api) throws Exception {
+        // a balance is opened (with its sign-up credit) at its first use: a caller refused everything has none yet
+        balance(api);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline && openHolds(user) > 0) {
             Accounts.sleep(200);
@@ -177,7 +179,7 @@ class AdmissionIT {
         assertThat(count(replies, AdmissionIT::refusedForMoney)).as(replies.toString()).isEqualTo(23);
         var served = replies.stream().filter(r -> r.status() == 200).findFirst().orElseThrow();
         assertThat(served.headers().firstValue("Atrium-Price-Usd")).contains("0.000000");
-        assertThat(settled(user)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
+        assertThat(settled(user, api)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
         assertThat(earnings(agent.author())).isZero();
         assertNoNegativeBalances();
     }
@@ -204,7 +206,7 @@ class AdmissionIT {
             var nextMonth = InvokeFixtures.invoke(api, agent.id(), Map.of("text", "next month"));
             assertThat(nextMonth.headers().firstValue("Atrium-Price-Usd")).as(nextMonth.toString())
                     .contains("5.000000");
-            assertThat(settled(user)).isEqualByComparingTo(new BigDecimal(AtriumServer.SIGNUP_CREDIT)
+            assertThat(settled(user, api)).isEqualByComparingTo(new BigDecimal(AtriumServer.SIGNUP_CREDIT)
                     .subtract(BigDecimal.TEN));
         }
     }
@@ -225,7 +227,7 @@ class AdmissionIT {
             assertThat(c.get("code").asInt()).isEqualTo(30001);
         });
         assertThat(unagreed.headers().firstValue("Atrium-Price-Usd")).contains("0.000000");
-        assertThat(settled(user)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
+        assertThat(settled(user, api)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
 
         var agreed = api.header("Atrium-Max-Price-Usd", "25").post("/v1/agents/" + caller.id() + "/invoke",
                 Map.of("text", "x", "target", nameOf(paid), "times", 10));
@@ -235,7 +237,7 @@ class AdmissionIT {
                 .containsExactly(200, 200, 402, 402, 402, 402, 402, 402, 402, 402);
         assertThat(agreed.headers().firstValue("Atrium-Price-Usd")).as("the whole invocation")
                 .contains("20.000000");
-        assertThat(settled(user)).isEqualByComparingTo("0");
+        assertThat(settled(user, api)).isEqualByComparingTo("0");
         var run = user.api().get("/v1/runs/" + agreed.headers().firstValue("Atrium-Run-Id").orElseThrow());
         assertThat(run.status()).as(run.toString()).isEqualTo(200);
         assertThat(run.json().get("total_price_usd").decimalValue()).isEqualByComparingTo("20");
@@ -269,7 +271,7 @@ class AdmissionIT {
         assertThat(reply.json().get("calls")).extracting(c -> c.get("status").asInt())
                 .containsExactly(200, 402, 402, 402, 402, 402, 402, 402, 402, 402);
         assertThat(reply.headers().firstValue("Atrium-Price-Usd")).contains("0.000000");
-        assertThat(settled(user)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
+        assertThat(settled(user, api)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
         assertThat(earnings(freemium.author())).isZero();
         assertNoNegativeBalances();
     }
@@ -288,7 +290,7 @@ class AdmissionIT {
 
         assertThat(count(replies, r -> r.status() == 200)).as(replies.toString()).isEqualTo(4);
         assertThat(count(replies, r -> r.status() == 402 && r.body().contains("40200"))).isEqualTo(6);
-        assertThat(settled(user)).isEqualByComparingTo(new BigDecimal(AtriumServer.SIGNUP_CREDIT)
+        assertThat(settled(user, api)).isEqualByComparingTo(new BigDecimal(AtriumServer.SIGNUP_CREDIT)
                 .subtract(new BigDecimal("2")));
     }
 
@@ -331,7 +333,7 @@ class AdmissionIT {
                 Map.of("text", "hi"));
         assertThat(refusedForMoney(capped)).as(capped.toString()).isTrue();
         assertThat(openHolds(user)).isZero();
-        assertThat(settled(user)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
+        assertThat(settled(user, api)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
     }
 
     private static String nameOf(InvokeFixtures.Listed agent) {
