@@ -32,12 +32,14 @@ import java.util.regex.Pattern;
  *   /bin/sh (root: joins the run's cgroups, opens the generated passwd/group)
  *     └ exec [strace -f -e trace=network, when audited]
  *         └ setpriv --reuid 65534 (nobody outside as well as inside: no host root behind the user namespace)
- *             └ bwrap (user, pid, ipc, uts, cgroup, mount and, unless allowed, network namespaces)
+ *             └ bwrap (user, pid, ipc, uts, cgroup, mount and network namespaces, at every trust level)
  *                 └ the agent, as uid/gid 65534, no capabilities, no new privileges
  * </pre>
  * Every process of the run, however it detaches itself, stays in the run's cgroups, so it is killed with the whole
  * group on timeout, on an output overflow and after the main process exits; the groups and the run's files are
- * removed on every path. Stale groups and files of a crashed earlier process are swept at creation.
+ * removed on every path. Stale groups and files of a crashed earlier process are swept at creation. A run never
+ * shares the host's network namespace: granted network (a domain list, or any public address) and the invoke gateway
+ * are reached only through the run's {@link EgressProxy}.
  */
 public final class BubblewrapExecutor implements Executor {
 
@@ -79,12 +81,12 @@ public final class BubblewrapExecutor implements Executor {
     private static final AtomicLong SEQUENCE = new AtomicLong();
     private final List<String> hostMounts;
 
-    private final boolean allowInternalEgress;
+    private final AddressPolicy egressPolicy;
 
-    private BubblewrapExecutor(Path workRoot, Cgroups cgroups, boolean allowInternalEgress) {
+    private BubblewrapExecutor(Path workRoot, Cgroups cgroups, AddressPolicy egressPolicy) {
         this.workRoot = workRoot;
         this.cgroups = cgroups;
-        this.allowInternalEgress = allowInternalEgress;
+        this.egressPolicy = egressPolicy;
         ProcessHandle self = ProcessHandle.current();
         this.owner = "run-" + self.pid() + "-" + startTicks(self.pid()) + "-";
         this.hostMounts = hostMounts();
@@ -99,18 +101,18 @@ public final class BubblewrapExecutor implements Executor {
 
     /** As {@link #create(Path)}, with the cgroup hierarchy looked for under {@code cgroupRoot} (tests point it away). */
     public static BubblewrapExecutor create(Path workRoot, Path cgroupRoot) {
-        return create(workRoot, cgroupRoot, false);
+        return create(workRoot, cgroupRoot, AddressPolicy.strict());
     }
 
-    /** Tests only: lets the egress proxy reach the host's own addresses (their servers listen on loopback). */
-    static BubblewrapExecutor create(Path workRoot, Path cgroupRoot, boolean allowInternalEgress) {
+    /** Tests only: an egress policy that lets the proxy reach a test server on loopback. */
+    static BubblewrapExecutor create(Path workRoot, Path cgroupRoot, AddressPolicy egressPolicy) {
         try {
             Files.createDirectories(workRoot);
             Files.setPosixFilePermissions(workRoot, PosixFilePermissions.fromString("rwx------"));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot prepare the sandbox work directory " + workRoot, e);
         }
-        return new BubblewrapExecutor(workRoot, Cgroups.detect(cgroupRoot), allowInternalEgress);
+        return new BubblewrapExecutor(workRoot, Cgroups.detect(cgroupRoot), egressPolicy);
     }
 
     @Override
@@ -154,8 +156,8 @@ public final class BubblewrapExecutor implements Executor {
                 group = cgroups.create(id, spec.limits());
             }
             Path audit = runDir.resolve("network.audit");
-            if (filtered(spec)) {
-                proxy = EgressProxy.start(id, spec.network(), allowInternalEgress);
+            if (proxied(spec)) {
+                proxy = EgressProxy.start(id, spec.network(), egressPolicy);
             }
             Path options = runDir.resolve("bwrap.options");
             Files.write(options, nulSeparated(bwrapOptions(spec, proxy == null ? null : proxy.dir())));
@@ -262,9 +264,9 @@ public final class BubblewrapExecutor implements Executor {
         }
     }
 
-    /** A domain list to enforce, or the invoke gateway to reach: the run goes out only through the egress proxy. */
-    private static boolean filtered(RunSpec spec) {
-        return spec.network().allowed() && !spec.network().allowedDomains().isEmpty() || spec.network().gateway();
+    /** Network granted, or the invoke gateway to reach: the run goes out only through the egress proxy. */
+    static boolean proxied(RunSpec spec) {
+        return spec.network().allowed() || spec.network().gateway();
     }
 
     /** The launcher, the optional audit, the drop to nobody and bwrap (its options on fd 5), then the command. */
@@ -302,20 +304,13 @@ public final class BubblewrapExecutor implements Executor {
         List<String> c = new ArrayList<>();
         c.addAll(List.of("--unshare-user", "--disable-userns", "--uid", "" + SANDBOX_ID, "--gid", "" + SANDBOX_ID,
                 "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup"));
-        if (spec.network().allowed() && egress == null) {
-            c.add("--share-net");
-        } else {
-            c.add("--unshare-net");
+        if (proxied(spec) && egress == null) {
+            throw new IllegalArgumentException("Network is reached only through the egress proxy");
         }
+        // the run's own empty network namespace, whatever its trust and network: the proxy is its only way out
+        c.add("--unshare-net");
         c.addAll(List.of("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "agent"));
         c.addAll(hostMounts);
-        if (spec.network().allowed() && egress == null) {
-            for (String f : List.of("/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf")) {
-                if (Files.exists(Path.of(f))) {
-                    c.addAll(List.of("--ro-bind", f, f));
-                }
-            }
-        }
         c.addAll(List.of("--ro-bind-data", "3", "/etc/passwd", "--ro-bind-data", "4", "/etc/group"));
         c.addAll(List.of("--proc", "/proc", "--dev", "/dev"));
         c.addAll(List.of("--size", "" + spec.limits().tmpBytes(), "--perms", "1777", "--tmpfs", "/tmp"));
@@ -431,10 +426,10 @@ public final class BubblewrapExecutor implements Executor {
         if (!Files.isExecutable(Path.of(STRACE))) {
             problems.add("strace is missing: network calls cannot be audited (run scripts/services)");
         }
-        // the domain list is enforced by the egress proxy, whose relay inside the sandbox is a Python script
+        // granted network goes through the egress proxy, whose relay inside the sandbox is a Python script
         boolean domains = namespaces && Files.isExecutable(Path.of("/usr/bin/python3"));
         if (!domains) {
-            problems.add("No /usr/bin/python3 for the egress relay: a domain list cannot be enforced");
+            problems.add("No /usr/bin/python3 for the egress relay: a run granted network gets none");
         }
         return new SandboxCapabilities("bubblewrap", namespaces, cgroups.memory(), cgroups.cpu(),
                 cgroups.pids() || Files.isExecutable(Path.of(PRLIMIT)), cgroups.version(), domains,

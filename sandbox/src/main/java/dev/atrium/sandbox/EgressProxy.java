@@ -26,12 +26,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The only way out of a run whose network is limited to a domain list: the run gets an empty network namespace, a
- * relay inside it listening on {@code 127.0.0.1:3128} (its {@code HTTPS_PROXY}/{@code HTTP_PROXY}), and the relay
- * reaches this proxy through a Unix socket mounted into the sandbox. The proxy answers {@code CONNECT host:port} and
- * absolute-form HTTP requests only for hosts on the list (the name itself or a subdomain of it), resolves them
- * itself, and refuses addresses of the host's own networks (loopback, private, link-local, metadata), so a declared
- * name that resolves inward reaches nothing. Each decision is recorded for the run's network attempts.
+ * The only way out of a run that has network: the run gets an empty network namespace at every trust level, a relay
+ * inside it listening on {@code 127.0.0.1:3128} (its {@code HTTPS_PROXY}/{@code HTTP_PROXY}), and the relay reaches
+ * this proxy through a Unix socket mounted into the sandbox. The proxy answers {@code CONNECT host:port} and
+ * absolute-form HTTP requests for hosts on the list (the name itself or a subdomain of it), or for any host when the
+ * list is empty. The host is read strictly ({@link ProxyTarget}: odd spellings of addresses are refused, the
+ * {@code Host} header is never used to route), a name is resolved once, here, and the connection goes to exactly
+ * that address, and only when every address of the name is public ({@link AddressPolicy}: no loopback, private,
+ * link-local, reserved or special range, no address of the host itself), so a name that resolves inward, or is
+ * rebound between two lookups, reaches nothing. Each decision is recorded for the run's network attempts.
  *
  * <p>When the run may call the platform's invoke gateway ({@link Network#gatewayPort()}), the pseudo-host
  * {@value Network#GATEWAY_HOST} leads there, to the host's loopback port, for exactly one kind of request: an
@@ -98,20 +101,20 @@ final class EgressProxy implements AutoCloseable {
     private final List<String> domains;
     private final boolean anyHost;
     private final int gatewayPort;
-    private final boolean allowInternal;
+    private final AddressPolicy policy;
     private final Path dir;
     private final ServerSocketChannel server;
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connections = new AtomicInteger();
 
-    private EgressProxy(Network network, boolean allowInternal, Path dir, ServerSocketChannel server) {
+    private EgressProxy(Network network, AddressPolicy policy, Path dir, ServerSocketChannel server) {
         this.domains = network.allowed() ? network.allowedDomains().stream().map(EgressProxy::host).toList()
                 : List.of();
-        // a run with unrestricted network that must also reach the gateway goes through the proxy, to any host
+        // network without a domain list: any public address
         this.anyHost = network.allowed() && network.allowedDomains().isEmpty();
         this.gatewayPort = network.gatewayPort();
-        this.allowInternal = allowInternal;
+        this.policy = policy;
         this.dir = dir;
         this.server = server;
     }
@@ -122,7 +125,7 @@ final class EgressProxy implements AutoCloseable {
      * A proxy for the network's domains (and gateway), its socket and relay in a fresh directory that uid 65534 can
      * reach, named after the run so a crashed owner's directory can be swept.
      */
-    static EgressProxy start(String run, Network network, boolean allowInternal) throws IOException {
+    static EgressProxy start(String run, Network network, AddressPolicy policy) throws IOException {
         Path dir = Files.createTempDirectory(DIR_PREFIX + run + "-");
         ServerSocketChannel server = null;
         try {
@@ -134,7 +137,7 @@ final class EgressProxy implements AutoCloseable {
             server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
             server.bind(UnixDomainSocketAddress.of(socket));
             Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
-            var proxy = new EgressProxy(network, allowInternal, dir, server);
+            var proxy = new EgressProxy(network, policy, dir, server);
             Thread accept = new Thread(proxy::accept, "sandbox-egress-" + dir.getFileName());
             accept.setDaemon(true);
             accept.start();
@@ -196,18 +199,17 @@ final class EgressProxy implements AutoCloseable {
                 return;
             }
             boolean connect = line[0].equalsIgnoreCase("CONNECT");
-            String host;
-            int port;
-            if (connect) {
-                int colon = line[1].lastIndexOf(':');
-                host = host(colon < 0 ? line[1] : line[1].substring(0, colon));
-                port = colon < 0 ? 443 : Integer.parseInt(line[1].substring(colon + 1));
-            } else {
-                URI uri = URI.create(line[1]);
-                host = uri.getHost() == null ? "" : host(uri.getHost());
-                port = uri.getPort() < 0 ? 80 : uri.getPort();
+            ProxyTarget target;
+            try {
+                target = connect ? ProxyTarget.connect(line[1]) : ProxyTarget.absolute(line[1]);
+            } catch (IllegalArgumentException e) {
+                record("proxy " + line[0] + " " + abbreviate(line[1]) + " denied: " + e.getMessage());
+                out.write(FORBIDDEN);
+                return;
             }
-            String what = line[0] + " " + host + ":" + port;
+            String host = target.host();
+            int port = target.port();
+            String what = line[0] + " " + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
             if (host.equals(Network.GATEWAY_HOST)) {
                 if (gatewayPort > 0 && !connect) {
                     gateway(line, text, in, out);
@@ -217,11 +219,17 @@ final class EgressProxy implements AutoCloseable {
                 }
                 return;
             }
-            InetAddress address = allowed(host) ? outward(host) : null;
-            if (address == null) {
-                record("proxy " + what + " denied");
-                out.write(("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-                        .getBytes(StandardCharsets.US_ASCII));
+            if (!allowed(host)) {
+                record("proxy " + what + " denied: not a listed domain");
+                out.write(FORBIDDEN);
+                return;
+            }
+            InetAddress address;
+            try {
+                address = outward(target);
+            } catch (IOException e) {
+                record("proxy " + what + " denied: " + e.getMessage());
+                out.write(FORBIDDEN);
                 return;
             }
             record("proxy " + what + " allowed (" + address.getHostAddress() + ")");
@@ -415,32 +423,32 @@ final class EgressProxy implements AutoCloseable {
         return false;
     }
 
-    /** The first address of the host that is not one of the host machine's own networks, or null. */
-    private InetAddress outward(String host) {
-        try {
-            for (InetAddress a : InetAddress.getAllByName(host)) {
-                if (allowInternal || !(a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress()
-                        || a.isAnyLocalAddress() || a.isMulticastAddress() || uniqueLocal(a))) {
-                    return a;
-                }
+    /**
+     * The one address to connect to: the literal written, or the first of the name's addresses, resolved once here
+     * and never again (a second lookup could answer otherwise). A name any of whose addresses is refused is refused.
+     */
+    private InetAddress outward(ProxyTarget target) throws IOException {
+        InetAddress[] addresses;
+        if (target.literal() != null) {
+            addresses = new InetAddress[] {target.literal()};
+        } else {
+            try {
+                addresses = InetAddress.getAllByName(target.name());
+            } catch (IOException e) {
+                throw new IOException("the name does not resolve");
             }
-        } catch (IOException e) {
-            return null;
         }
-        return null;
-    }
-
-    private static boolean uniqueLocal(InetAddress a) {
-        byte[] b = a.getAddress();
-        return b.length == 16 && (b[0] & 0xfe) == 0xfc || b.length == 4 && (b[0] & 0xff) == 100
-                && (b[1] & 0xc0) == 64;
+        for (InetAddress a : addresses) {
+            String refusal = policy.refusal(a);
+            if (refusal != null) {
+                throw new IOException(a.getHostAddress() + " is " + refusal);
+            }
+        }
+        return addresses[0];
     }
 
     private static String host(String name) {
         String h = name.trim().toLowerCase(Locale.ROOT);
-        if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);
-        }
         return h.endsWith(".") ? h.substring(0, h.length() - 1) : h;
     }
 

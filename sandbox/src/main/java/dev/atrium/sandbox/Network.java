@@ -3,12 +3,14 @@ package dev.atrium.sandbox;
 import java.util.List;
 
 /**
- * The network a run gets. {@code NONE} is an empty network namespace (loopback only). {@code ALLOWED} lets the run
- * reach {@code allowedDomains} (an empty list means any host); what an adapter can enforce of the domain list is
- * reported by {@link SandboxCapabilities#domainFiltering()}. A {@code gatewayPort} above 0 also lets the run call the
- * platform's own invoke gateway, listening on that loopback port of the host, as the pseudo-host
- * {@value #GATEWAY_HOST} — and nothing else of the host: only {@code POST /v1/agents/<name>/invoke} passes (see
- * {@link EgressProxy}).
+ * The network a run gets. Every run has its own empty network namespace (loopback only), whatever its network: the
+ * host's namespace is never shared. {@code NONE} leaves it at that. {@code allowed} lets the run reach
+ * {@code allowedDomains} (an empty list means any public address) through its {@link EgressProxy}, the only way out,
+ * which never connects to an address of the host or of a non-public range ({@link AddressPolicy}); whether this
+ * machine can run the proxy's relay is reported by {@link SandboxCapabilities#domainFiltering()}. A
+ * {@code gatewayPort} above 0 also lets the run call the platform's own invoke gateway, listening on that loopback
+ * port of the host, as the pseudo-host {@value #GATEWAY_HOST} — and nothing else of the host: only
+ * {@code POST /v1/agents/<name>/invoke} passes (see {@link EgressProxy}).
  */
 public record Network(boolean allowed, List<String> allowedDomains, int gatewayPort) {
 

@@ -176,12 +176,18 @@ class BubblewrapExecutorTest {
         assertThat(run.networkAttempts()).noneMatch(a -> a.contains("AF_NETLINK"));
     }
 
+    /**
+     * Network without a domain list ("any host") is any public address: the run still has its own empty namespace,
+     * and neither a socket nor its proxy reaches a server of the host, on loopback or on an interface address.
+     */
     @Test
-    void whenNetworkIsAllowedThenTheHostNetworkIsReachableAndOtherwiseNot() throws Exception {
-        try (var server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+    void whenNetworkIsAnyHostThenTheHostIsReachedNeitherDirectlyNorThroughTheProxy() throws Exception {
+        var accepted = java.util.Collections.synchronizedList(new ArrayList<String>());
+        try (var server = new java.net.ServerSocket(0)) {
             Thread accept = new Thread(() -> {
-                for (int i = 0; i < 2; i++) {
+                while (!server.isClosed()) {
                     try (var socket = server.accept()) {
+                        accepted.add(String.valueOf(socket.getRemoteSocketAddress()));
                         socket.getOutputStream().write("pong\n".getBytes(StandardCharsets.UTF_8));
                     } catch (IOException e) {
                         return;
@@ -190,22 +196,66 @@ class BubblewrapExecutorTest {
             });
             accept.setDaemon(true);
             accept.start();
+            List<String> hosts = new ArrayList<>(List.of("127.0.0.1", "localhost", "[::1]"));
+            for (var nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+                for (var a : java.util.Collections.list(nic.getInetAddresses())) {
+                    if (a instanceof java.net.Inet4Address && !a.isLoopbackAddress()) {
+                        hosts.add(a.getHostAddress());
+                    }
+                }
+            }
             write("client.py", """
-                    import socket, sys
-                    try:
-                        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
-                        print(s.recv(10).decode().strip())
-                    except OSError as e:
-                        print("failed", e.errno)
+                    import os, socket, sys
+                    port = int(sys.argv[1])
+                    print("proxy", os.environ.get("HTTPS_PROXY"))
+                    for host in sys.argv[2:]:
+                        try:
+                            socket.create_connection((host.strip("[]"), port), timeout=3)
+                            print(host, "direct connected")
+                        except OSError as e:
+                            print(host, "direct failed")
+                        t = socket.create_connection(("127.0.0.1", 3128), timeout=5)
+                        t.sendall(("CONNECT %s:%d HTTP/1.1\\r\\n\\r\\n" % (host, port)).encode())
+                        print(host, t.recv(100).decode().split("\\r\\n")[0])
                     """);
-            var command = List.of("/usr/bin/python3", "client.py", "" + server.getLocalPort());
-            RunResult shared = run(new RunSpec(bundle, command, new byte[0], Map.of(), SMALL, Network.to(List.of()),
+            var command = new ArrayList<>(List.of("/usr/bin/python3", "client.py", "" + server.getLocalPort()));
+            command.addAll(hosts);
+            RunResult run = run(new RunSpec(bundle, command, new byte[0], Map.of(), SMALL, Network.to(List.of()),
                     false, false, true));
-            RunResult isolated = run(new RunSpec(bundle, command, new byte[0], Map.of(), SMALL, Network.NONE, false,
-                    false, true));
-            assertThat(shared.stdoutText()).as(shared.stderrText()).isEqualTo("pong\n");
-            // the empty namespace has its own loopback, where nothing listens
-            assertThat(isolated.stdoutText()).as(isolated.stderrText()).startsWith("failed");
+            var expected = new StringBuilder("proxy http://127.0.0.1:3128\n");
+            for (String host : hosts) {
+                expected.append(host).append(" direct failed\n").append(host).append(" HTTP/1.1 403 Forbidden\n");
+            }
+            assertThat(run.stdoutText()).as(run.stderrText()).isEqualTo(expected.toString());
+            assertThat(run.networkAttempts()).allMatch(a -> a.contains("denied"));
+            assertThat(accepted).isEmpty();
+        }
+    }
+
+    /** Whatever the trust (untrusted or not) and the network, bwrap gets an empty network namespace of its own. */
+    @Test
+    void whenAnyTrustAndNetworkThenTheRunNeverSharesTheHostsNetworkNamespace() {
+        var networks = List.of(Network.NONE, Network.to(List.of()), Network.to(List.of("api.example.com")),
+                Network.NONE.withGateway(8080), Network.to(List.of()).withGateway(8080),
+                Network.to(List.of("*.example.com")).withGateway(8080), new Network(false, List.of("example.com")));
+        Path egress = bundle.resolve("egress");
+        for (boolean untrusted : List.of(true, false)) {
+            for (Network network : networks) {
+                for (boolean scratch : List.of(true, false)) {
+                    var spec = new RunSpec(bundle, List.of("/bin/true"), new byte[0], Map.of(), SMALL, network,
+                            scratch, false, untrusted);
+                    boolean proxied = BubblewrapExecutor.proxied(spec);
+                    assertThat(proxied).isEqualTo(network.allowed() || network.gateway());
+                    List<String> options = executor.bwrapOptions(spec, proxied ? egress : null);
+                    assertThat(options).as(network + " untrusted=" + untrusted).contains("--unshare-net")
+                            .doesNotContain("--share-net", "/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf");
+                    if (proxied) {
+                        assertThat(String.join(" ", options)).contains("HTTPS_PROXY http://127.0.0.1:3128");
+                        assertThatThrownBy(() -> executor.bwrapOptions(spec, null))
+                                .isInstanceOf(IllegalArgumentException.class);
+                    }
+                }
+            }
         }
     }
 
@@ -260,18 +310,22 @@ class BubblewrapExecutorTest {
             var spec = new RunSpec(bundle, List.of("/usr/bin/python3", "fetch.py", "" + server.getLocalPort()),
                     new byte[0], Map.of(), SMALL, Network.to(List.of("localhost")), false, false, true);
             // the test's server listens on loopback, which the proxy refuses unless told otherwise
-            var inward = BubblewrapExecutor.create(elsewhere.resolve("work"), Path.of("/sys/fs/cgroup"), true);
+            var inward = BubblewrapExecutor.create(elsewhere.resolve("work"), Path.of("/sys/fs/cgroup"),
+                    AddressPolicy.exempting(java.util.Set.copyOf(List.of(java.net.InetAddress.getAllByName(
+                            "localhost")))));
             assertThat(inward.capabilities().domainFiltering()).isTrue();
             RunResult allowed = inward.run(spec);
             assertThat(allowed.stdoutText()).as(allowed.outcome() + " " + allowed.detail() + " " + allowed.stderrText())
                     .isEqualTo("localhost pong\n127.0.0.1 refused 403\ndirect failed\n"
                             + "HTTP/1.1 200 Connection established pong\n");
             assertThat(allowed.networkAttempts()).anyMatch(a -> a.startsWith("proxy GET localhost:") && a.contains(
-                    "allowed")).anyMatch(a -> a.startsWith("proxy GET 127.0.0.1:") && a.endsWith("denied"));
+                    "allowed")).anyMatch(a -> a.startsWith("proxy GET 127.0.0.1:") && a.endsWith("denied: not a listed domain"));
             RunResult inwardRefused = run(spec);
             assertThat(inwardRefused.stdoutText()).as(inwardRefused.stderrText())
                     .isEqualTo("localhost refused 403\n127.0.0.1 refused 403\ndirect failed\n"
                             + "HTTP/1.1 403 Forbidden \n");
+            assertThat(inwardRefused.networkAttempts()).anyMatch(a -> a.startsWith("proxy GET localhost:")
+                    && a.endsWith("denied: 127.0.0.1 is loopback"));
         }
         try (Stream<Path> egress = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
             assertThat(egress.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(EgressProxy.DIR_PREFIX + "run-" + ProcessHandle.current().pid() + "-"))

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Spec 03's invoke through the running server with real bundles in the sandbox: headers, usage and run records with
  * the outbox event, authentication, the agent's status, input validation, masking, the personal data flag, the rate
- * limit per API key and its window, the free tier across a month, timeouts, the slot pool and image-only agents.
+ * limit per user and its window, the free tier across a month, timeouts, the slot pool and image-only agents.
  */
 @ExtendWith(AtriumServer.class)
 class InvokeGatewayIT {
@@ -307,21 +307,28 @@ class InvokeGatewayIT {
     }
 
     @Test
-    void whenEverySlotIsBusyThenTheNextCallerGets503WithRetryAfter() throws Exception {
-        String sleeper = InvokeFixtures.listed(staff, InvokeFixtures.shellCard("sleeper", 10), InvokeFixtures.SHELL)
-                .id();
-        var caller = Accounts.verified("busy").api();
-        var threads = Executors.newFixedThreadPool(AtriumServer.SANDBOX_SLOTS);
+    void whenEveryInvocationSlotIsBusyThenTheNextCallerGets503WithRetryAfter() throws Exception {
+        // one slot is kept for the pre-listing checks, and one caller or one agent holds at most half the slots:
+        // the invocation slots are filled by distinct callers over two agents
+        var sleepers = List.of(
+                InvokeFixtures.listed(staff, InvokeFixtures.shellCard("sleeper", 10), InvokeFixtures.SHELL).id(),
+                InvokeFixtures.listed(staff, InvokeFixtures.shellCard("sleeper", 10), InvokeFixtures.SHELL).id());
+        int invocationSlots = AtriumServer.SANDBOX_SLOTS - 1;
+        var threads = Executors.newFixedThreadPool(invocationSlots);
         var holding = new ArrayList<Future<Reply>>();
-        for (int i = 0; i < AtriumServer.SANDBOX_SLOTS; i++) {
-            holding.add(threads.submit(() -> InvokeFixtures.invoke(caller, sleeper, Map.of("text", "sleep"))));
+        for (int i = 0; i < invocationSlots; i++) {
+            var holder = Accounts.verified("busy").api();
+            String sleeper = sleepers.get(i % 2);
+            holding.add(threads.submit(() -> InvokeFixtures.invoke(holder, sleeper, Map.of("text", "sleep"))));
         }
         threads.shutdown();
         Accounts.sleep(2500);
+        var caller = Accounts.verified("busy").api();
 
         var refused = InvokeFixtures.invoke(caller, echo, Map.of("text", "hello"));
 
         assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
+        assertThat(refused.json().at("/error/message").asText()).isEqualTo("All sandbox slots are busy");
         assertThat(refused.header("Retry-After")).isNotBlank();
         for (var call : holding) {
             var reply = call.get(60, TimeUnit.SECONDS);

@@ -43,7 +43,12 @@ public final class AgentLimits {
                 base.maxStdoutBytes(), base.maxStderrBytes(), base.tmpBytes());
     }
 
-    /** Network is granted when the card declares it and the trust level allows it. */
+    /**
+     * Network is granted when the card declares it and the trust level allows it ({@code community}'s "allowed" and
+     * {@code official}'s "full" alike): the declared domains, or any public address when none is listed, reached only
+     * through the run's egress proxy. The run keeps its own empty network namespace at every level; the host, its
+     * loopback and the non-public ranges are never reached (see the sandbox's {@code AddressPolicy}).
+     */
     public static boolean network(Permissions declared, TrustLevel trust) {
         return declared.network() && ceiling(trust).network();
     }

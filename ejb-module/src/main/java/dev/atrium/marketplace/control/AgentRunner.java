@@ -120,7 +120,9 @@ public class AgentRunner {
         var spec = new RunSpec(bundles.unpacked(version.bundleKey()), command, stdin, environment, limits, network,
                 declared.filesystem(), false, trust != TrustLevel.OFFICIAL);
         try {
-            RunResult result = slots.run(() -> {
+            // a call from within a run counts against its agent's cap only (SandboxSlots)
+            var claim = SandboxSlots.Claim.invocation(calling.userId(), agent.id(), !calling.chain().isEmpty());
+            RunResult result = slots.run(claim, () -> {
                 try {
                     return executor.run(spec);
                 } catch (SandboxRefused e) {

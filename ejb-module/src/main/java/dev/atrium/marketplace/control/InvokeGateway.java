@@ -40,7 +40,7 @@ import dev.atrium.sandbox.Outcome;
 
 /**
  * {@code POST /v1/agents/{agent_id}/invoke} (spec 03, README "The invoke gateway"), in this order: the rate limit
- * of the caller's API key (or user, for other credentials); the agent, which must be active; the free tier; the
+ * of the calling user, whatever key or token they call with; the agent, which must be active; the free tier; the
  * input against the card's {@code input_schema}; admission, which decides and reserves the call's price (the free
  * call or the month's fee, the dependency budget, the hold; {@link Admission} gives all of it back on any later
  * refusal); the run in the sandbox with personal data in the input masked;
@@ -64,8 +64,11 @@ public class InvokeGateway {
     /** The incident code of a run the sandbox stopped for hostile behaviour (the process limit). */
     static final String HOSTILE = "contained_hostile_behaviour";
 
-    /** Who invokes: the user, and the bucket of the rate limit ({@code key:<id>} for an API key, else the user). */
-    public record Invoker(long userId, String rateKey) {
+    /**
+     * Who invokes: the user. The invoke limit counts per user whatever the credential (every API key the user had,
+     * a token, a session, a dependency token), as keys cost nothing to replace.
+     */
+    public record Invoker(long userId) {
     }
 
     /**
@@ -209,7 +212,7 @@ public class InvokeGateway {
             throw new BusinessException(Problem.DEPENDENCY_CALLS_USED_UP, "Too many calls from one run",
                     "One run may call its dependencies at most " + callsPerRun + " times");
         }
-        var caller = new Invoker(grant.userId(), "user:" + grant.userId());
+        var caller = new Invoker(grant.userId());
         var rate = rate(caller);
         AgentVersion version = routing.versionFor(agent, grant.userId(), pinnedMajor);
         var declared = dev.atrium.marketplace.entity.VersionRange.parse(range);
@@ -222,11 +225,12 @@ public class InvokeGateway {
     }
 
     private RateLimiter.Decision rate(Invoker caller) {
-        var rate = limiter.hit("invoke|" + caller.rateKey(), perMinute, WINDOW);
+        var rate = limiter.hit("invoke|user:" + caller.userId(), perMinute, WINDOW);
         if (!rate.allowed()) {
             throw new BusinessException(Problem.RATE_LIMITED, "Too many invocations",
-                    "At most " + rate.limit() + " invocations per " + WINDOW.toSeconds() + " s window per API key; "
-                            + "retry in " + rate.retryAfterSeconds() + " s", rateHeaders(rate, true));
+                    "At most " + rate.limit() + " invocations per " + WINDOW.toSeconds() + " s window per user, "
+                            + "whichever key or token makes them; retry in " + rate.retryAfterSeconds() + " s",
+                    rateHeaders(rate, true));
         }
         return rate;
     }

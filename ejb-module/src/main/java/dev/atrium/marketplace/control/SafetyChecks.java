@@ -33,8 +33,8 @@ import dev.atrium.sandbox.SandboxRefused;
  * re-scan: (1) smoke tests, (2) static scan, (3) dependencies, (4) prompt injection, (5) network audit, (6) time and
  * memory. The bundle is unpacked into a temporary directory that is removed afterwards on every path; the agent runs
  * in the sandbox as an unverified agent within the checks' time budget, each run holding one of the instance's
- * sandbox slots like an invocation (503 when none frees in time). An agent shipped as an image only is not
- * run (no container runtime here): its checks are {@code not_run} with that reason.
+ * sandbox slots: the one kept for checks or any free one (503 when none frees in time). An agent shipped as an image
+ * only is not run (no container runtime here): its checks are {@code not_run} with that reason.
  */
 @ApplicationScoped
 public class SafetyChecks {
@@ -163,7 +163,7 @@ public class SafetyChecks {
 
             @Override
             public RunResult run(RunSpec spec) {
-                return slots.run(() -> executor.run(spec));
+                return slots.run(SandboxSlots.Claim.CHECK, () -> executor.run(spec));
             }
         };
     }

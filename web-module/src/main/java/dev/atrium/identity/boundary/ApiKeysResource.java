@@ -18,7 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.ApiKeyService;
 
-/** Spec 02's {@code POST /api-keys}: a new API key for the caller, replacing the previous one. */
+/** Spec 02's {@code POST /api-keys}: a new API key for the caller, replacing the previous one; limited per hour. */
 @Path("api-keys")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -39,6 +39,8 @@ public class ApiKeysResource {
     @Operation(summary = "Issue an API key (sk-…) for the caller; the previous key stops working")
     @APIResponse(responseCode = "201", description = "Issued",
             content = @Content(schema = @Schema(implementation = ApiKeyResponse.class)))
+    @APIResponse(responseCode = "429", description = "The user issued the most keys one user may in an hour "
+            + "(ATRIUM_API_KEYS_PER_HOUR, 20; code 42900, Retry-After); the current key keeps working")
     public Response issue() {
         return Response.status(Response.Status.CREATED).header("Cache-Control", "no-store")
                 .entity(new ApiKeyResponse(keys.issue(Callers.required(request).userId()))).build();

@@ -64,8 +64,8 @@ public class InvokeResource {
     @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Invoke an agent: run it in the sandbox on the input and answer its output",
-            description = "Authenticate (API key or token); at most 100 invocations per 60 s window per API key "
-                    + "(per user for other credentials); the agent must be active; free-tier users have 100 calls "
+            description = "Authenticate (API key or token); at most 100 invocations per 60 s window per user, "
+                    + "whichever key or token makes them; the agent must be active; free-tier users have 100 calls "
                     + "and 50,000 tokens per calendar month (402, code 40200); the input must match the card's "
                     + "input_schema (422 with valid: false, the fields named in error.details); personal data in "
                     + "the input is masked before the agent sees it. A run that fails on the agent's side (timeout, "
@@ -92,8 +92,9 @@ public class InvokeResource {
     @APIResponse(responseCode = "422", description = "The input does not match the agent's input_schema: the "
             + "error envelope (code 40001) plus \"valid\": false; error.details is the spec's error text naming the "
             + "missing or wrongly typed fields")
-    @APIResponse(responseCode = "503", description = "No sandbox slot freed in time (Retry-After), the sandbox "
-            + "cannot enforce limits for this agent here, or the agent ships as a container image only")
+    @APIResponse(responseCode = "503", description = "No sandbox slot freed in time, or the caller's or the "
+            + "agent's share of the slots is in use (Retry-After, the message names which), the sandbox cannot "
+            + "enforce limits for this agent here, or the agent ships as a container image only")
     public Response invoke(@PathParam("agent_id") @Parameter(description = "The agent's id or name") String agentId,
                            @QueryParam("version") @Parameter(description = "Pins a major version (1 or v1): only "
                                    + "approved versions of that major serve this call, and a rollout of another major "
@@ -128,9 +129,6 @@ public class InvokeResource {
                                                     InputStream body) {
         Caller caller = Callers.required(request);
         var input = JsonInput.read(body);
-        String rateKey = "api_key".equals(caller.credentialKind()) ? "key:" + caller.tokenId()
-                : "user:" + caller.userId();
-        return gateway.invoke(new InvokeGateway.Invoker(caller.userId(), rateKey), agentId, pinnedMajor, maxPrice,
-                input);
+        return gateway.invoke(new InvokeGateway.Invoker(caller.userId()), agentId, pinnedMajor, maxPrice, input);
     }
 }

@@ -23,8 +23,8 @@ import dev.atrium.platform.http.RateLimiter;
  * Counts every API request against its caller's bucket and reports the bucket in {@code X-RateLimit-*} headers;
  * above the limit the answer is 429 with code 42900 and {@code Retry-After}. The health check is exempt so
  * probes of a load balancer never starve real callers. An authenticated {@code POST /v1/agents/{id}/invoke} is
- * counted by the invoke gateway's own limit (spec 03: per API key) instead, so that this shared bucket neither hides
- * that limit nor is used up by invocations.
+ * counted by the invoke gateway's own limit (per user, whichever key or token) instead, so that this shared bucket
+ * neither hides that limit nor is used up by invocations.
  */
 @Provider
 @ApplicationScoped
@@ -33,7 +33,7 @@ import dev.atrium.platform.http.RateLimiter;
 public class RateLimitFilter implements ContainerRequestFilter, ContainerResponseFilter {
 
     private static final String PROPERTY = "atrium.rate-limit";
-    /** Spec 03's invoke, whose own limit per API key the gateway applies (and reports in these headers). */
+    /** Spec 03's invoke, whose own limit per user the gateway applies (and reports in these headers). */
     private static final Pattern INVOKE = Pattern.compile("/v1/agents/[^/]+/invoke/?");
     private static final Duration WINDOW = Duration.ofSeconds(60);
 
