@@ -288,10 +288,13 @@ class AdmissionIT {
 
         var replies = concurrently(10, () -> InvokeFixtures.invoke(api, agent.id(), Map.of("text", "hi")));
 
-        assertThat(count(replies, r -> r.status() == 200)).as(replies.toString()).isEqualTo(4);
-        assertThat(count(replies, r -> r.status() == 402 && r.body().contains("40200"))).isEqualTo(6);
+        // the user's cap on runs at once may refuse some (503), which gives their counted call back
+        long served = count(replies, r -> r.status() == 200);
+        assertThat(served).as(replies.toString()).isBetween(1L, 4L);
+        assertThat(count(replies, r -> r.status() == 402 && r.body().contains("40200") || r.status() == 503))
+                .as(replies.toString()).isEqualTo(10 - served);
         assertThat(settled(user, api)).isEqualByComparingTo(new BigDecimal(AtriumServer.SIGNUP_CREDIT)
-                .subtract(new BigDecimal("2")));
+                .subtract(new BigDecimal("0.5").multiply(BigDecimal.valueOf(served))));
     }
 
     @Test
