@@ -95,8 +95,9 @@ class DependencyCallsIT {
         return card.get("name").asText();
     }
 
+    /** Invokes as the user, agreeing to pay for the dependency calls too (each agent here costs 0.01 a call). */
     private static JsonNode invoke(Accounts.Account user, String agent, Map<String, Object> input) {
-        var reply = InvokeFixtures.invoke(user.api(), agent, input);
+        var reply = InvokeFixtures.invoke(user.api().header("Atrium-Max-Price-Usd", "1"), agent, input);
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         return reply.json();
     }

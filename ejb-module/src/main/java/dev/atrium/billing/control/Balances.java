@@ -69,6 +69,39 @@ public class Balances {
         return hold.id();
     }
 
+    /**
+     * Binds the hold to the usage record written in the caller's transaction: billing settles it from now on, and
+     * the sweeper leaves it alone. 409 when the hold is no longer open (the sweeper released it: the call ran longer
+     * than any run can).
+     */
+    public void claim(UUID holdId) {
+        int claimed = em.createNativeQuery("UPDATE billing_holds SET claimed_at = ? WHERE id = ? AND status = 'OPEN' "
+                        + "AND claimed_at IS NULL")
+                .setParameter(1, java.sql.Timestamp.from(clock.instant())).setParameter(2, holdId).executeUpdate();
+        if (claimed == 0) {
+            throw BusinessException.conflict("The call's balance hold was released before its usage was recorded");
+        }
+    }
+
+    /**
+     * Releases the open holds no usage record claimed that were placed before {@code before} (calls that died
+     * between their hold and their record: a crash, a lost connection), at most {@code max} of them, and answers
+     * them: the sweeper's work.
+     */
+    public java.util.List<Hold> releaseStale(java.time.Instant before, int max) {
+        var stale = em.createQuery("SELECT h.id FROM Hold h WHERE h.status = :open AND h.claimedAt IS NULL "
+                        + "AND h.createdAt < :before ORDER BY h.id", UUID.class)
+                .setParameter("open", Hold.Status.OPEN).setParameter("before", before).setMaxResults(max)
+                .getResultList();
+        var released = new java.util.ArrayList<Hold>();
+        for (UUID id : stale) {
+            if (close(id, Hold.Status.RELEASED)) {
+                released.add(em.find(Hold.class, id));
+            }
+        }
+        return released;
+    }
+
     /** Gives a hold back untouched (the run did not happen); false when it was closed already. */
     public boolean release(UUID holdId) {
         return close(holdId, Hold.Status.RELEASED);
@@ -79,30 +112,37 @@ public class Balances {
         return close(holdId, Hold.Status.SETTLED);
     }
 
+    /** Holds settled together: the amount of each, and what that releases per account. */
+    public record Settled(java.util.Map<UUID, BigDecimal> byHold, java.util.Map<UUID, BigDecimal> byAccount) {
+    }
+
     /**
      * Settles several holds in the caller's transaction, their rows locked in id order (a second delivery of the same
-     * usage waits here for the first to commit), and answers the amounts released per account, which the caller takes
-     * off the accounts' {@code held} with its own update ({@code Ledger.postAll}).
+     * usage waits here for the first to commit), and answers the amount of each hold settled now (a hold settled or
+     * released before is not among them) and the amounts released per account, which the caller takes off the
+     * accounts' {@code held} with its own update ({@code Ledger.postAll}).
      */
-    public java.util.Map<UUID, BigDecimal> settleAll(java.util.Collection<UUID> holdIds) {
-        var released = new java.util.TreeMap<UUID, BigDecimal>();
+    public Settled settleAll(java.util.Collection<UUID> holdIds) {
+        var byHold = new java.util.HashMap<UUID, BigDecimal>();
+        var byAccount = new java.util.TreeMap<UUID, BigDecimal>();
         if (holdIds.isEmpty()) {
-            return released;
+            return new Settled(byHold, byAccount);
         }
         var holds = em.createQuery("SELECT h FROM Hold h WHERE h.id IN :ids ORDER BY h.id", Hold.class)
                 .setParameter("ids", holdIds).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
         for (Hold hold : holds) {
             if (hold.close(Hold.Status.SETTLED, clock.instant())) {
-                released.merge(hold.accountId(), hold.amount(), BigDecimal::add);
+                byHold.put(hold.id(), hold.amount());
+                byAccount.merge(hold.accountId(), hold.amount(), BigDecimal::add);
             }
         }
-        return released;
+        return new Settled(byHold, byAccount);
     }
 
     private boolean close(UUID holdId, Hold.Status to) {
         em.flush();
         Hold hold = em.find(Hold.class, holdId, LockModeType.PESSIMISTIC_WRITE);
-        if (hold == null || !hold.close(to, clock.instant())) {
+        if (hold == null || to == Hold.Status.RELEASED && hold.claimed() || !hold.close(to, clock.instant())) {
             return false;
         }
         em.createNativeQuery("UPDATE billing_accounts SET held = held - ? WHERE id = ?")

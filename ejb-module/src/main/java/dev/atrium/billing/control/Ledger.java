@@ -119,17 +119,28 @@ public class Ledger {
         // the entries and lines first, while no account row is locked by this transaction
         em.flush();
         var connection = em.unwrap(java.sql.Connection.class);
+        // a user's balance never goes below zero: the move of such an account is made only if it stays at or above
+        var keys = new ArrayList<>(moves.keySet());
         try (var update = connection.prepareStatement(
-                "UPDATE billing_accounts SET balance = balance + ?, held = held - ? WHERE id = ?")) {
-            for (var move : moves.entrySet()) {
-                update.setBigDecimal(1, move.getValue()[0]);
-                update.setBigDecimal(2, move.getValue()[1]);
-                update.setObject(3, move.getKey());
+                "UPDATE billing_accounts SET balance = balance + ?, held = held - ? WHERE id = ? "
+                        + "AND (kind <> 'USER_BALANCE' OR ? >= 0 OR balance + ? >= 0)")) {
+            for (var key : keys) {
+                var move = moves.get(key);
+                update.setBigDecimal(1, move[0]);
+                update.setBigDecimal(2, move[1]);
+                update.setObject(3, key);
+                update.setBigDecimal(4, move[0]);
+                update.setBigDecimal(5, move[0]);
                 update.addBatch();
             }
-            for (int count : update.executeBatch()) {
-                if (count == 0) {
-                    throw new IllegalStateException("A billing account of the batch has gone");
+            int[] counts = update.executeBatch();
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == 0) {
+                    var account = em.find(BillingAccount.class, keys.get(i));
+                    if (account == null) {
+                        throw new IllegalStateException("A billing account of the batch has gone");
+                    }
+                    throw BillingAccount.overdraft(account.ownerId(), account.balance(), moves.get(keys.get(i))[0]);
                 }
             }
         } catch (java.sql.SQLException e) {
@@ -204,18 +215,43 @@ public class Ledger {
         return account;
     }
 
+    /** The owner of the account {@code accountId}, if it exists. */
+    public Optional<Long> owner(java.util.UUID accountId) {
+        return Optional.ofNullable(em.find(BillingAccount.class, accountId)).map(BillingAccount::ownerId);
+    }
+
     public Optional<BillingAccount> find(AccountKind kind, long owner) {
         return em.createQuery("SELECT a FROM BillingAccount a WHERE a.kind = :kind AND a.ownerId = :owner",
                         BillingAccount.class).setParameter("kind", kind).setParameter("owner", owner)
                 .getResultStream().findFirst();
     }
 
-    /** The account's row, locked and read afresh, for changing its balance or hold. */
+    /**
+     * The account's row, locked and read afresh, for changing its balance or hold. Every writer of accounts takes
+     * their row locks the same way and in the same order (README, "One lock order"): by an update of the row
+     * (PostgreSQL's {@code FOR NO KEY UPDATE}, which the foreign-key checks of other transactions' journal lines do
+     * not wait for, unlike {@code SELECT … FOR UPDATE}), in ascending account id.
+     */
     public BillingAccount lock(BillingAccount account) {
         // what this transaction changed is written first: a refresh would otherwise drop it
         em.flush();
+        em.createNativeQuery("UPDATE billing_accounts SET held = held WHERE id = ?").setParameter(1, account.id())
+                .executeUpdate();
         BillingAccount managed = em.contains(account) ? account : em.find(BillingAccount.class, account.id());
-        em.refresh(managed, LockModeType.PESSIMISTIC_WRITE);
+        em.refresh(managed);
         return managed;
+    }
+
+    /**
+     * Locks several accounts at once, in ascending id, before a transaction that writes several entries over them
+     * (a payout chunk): a later entry of the chunk then never waits for an account that a billing batch holding one
+     * of the chunk's earlier accounts is waiting for.
+     */
+    public void lockInOrder(java.util.Collection<java.util.UUID> accountIds) {
+        em.flush();
+        for (var id : new java.util.TreeSet<>(accountIds)) {
+            em.createNativeQuery("UPDATE billing_accounts SET held = held WHERE id = ?").setParameter(1, id)
+                    .executeUpdate();
+        }
     }
 }

@@ -90,6 +90,11 @@ public class Payouts {
     public int settle(List<Long> developers, YearMonth month) {
         Instant end = month.plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
         int paid = 0;
+        // every account the chunk may move, locked up front in the ledger's one order
+        var chunkAccounts = new java.util.ArrayList<java.util.UUID>();
+        developers.forEach(d -> chunkAccounts.add(ledger.account(AccountKind.DEVELOPER_EARNINGS, d).id()));
+        chunkAccounts.add(ledger.account(AccountKind.PAYOUTS, BillingAccount.PLATFORM).id());
+        ledger.lockInOrder(chunkAccounts);
         for (long developer : developers) {
             if (!em.createQuery("SELECT p.id FROM Payout p WHERE p.developerId = :d AND p.month = :m")
                     .setParameter("d", developer).setParameter("m", month.toString()).getResultList().isEmpty()) {

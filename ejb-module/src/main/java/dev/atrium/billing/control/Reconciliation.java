@@ -17,9 +17,10 @@ import dev.atrium.billing.entity.Money;
 import dev.atrium.marketplace.control.UsageQueries;
 
 /**
- * Proves a day's (or a month's) money agrees: the charged usage records of the period (UTC) against the usage entries posted for them,
- * every entry's lines summing to zero, every account's cached balance equal to the sum of its lines, and every
- * account's held amount equal to its open holds. Reads only; {@code agrees} when all four hold.
+ * Proves a day's (or a month's) money agrees: the charged usage records of the period (UTC) against the usage entries
+ * posted for them, every entry's lines summing to zero, every account's cached balance equal to the sum of its lines,
+ * every account's held amount equal to its open holds, no user's balance below zero, and no usage record of the period
+ * charged above the hold admission placed for it. Reads only; {@code agrees} when all six hold.
  */
 @Stateless
 public class Reconciliation {
@@ -29,7 +30,8 @@ public class Reconciliation {
     /** What was compared, and the first differences found. */
     public record Report(String period, long usageRecords, BigDecimal usageCharged, long usageEntries,
                          BigDecimal entriesCharged, List<UUID> unbilledUsage, long unbalancedEntries,
-                         List<UUID> accountsOffBalance, List<UUID> accountsOffHeld, boolean agrees) {
+                         List<UUID> accountsOffBalance, List<UUID> accountsOffHeld, List<Long> negativeBalances,
+                         List<UUID> chargesAboveHold, boolean agrees) {
     }
 
     @PersistenceContext(unitName = "atrium")
@@ -81,10 +83,15 @@ public class Reconciliation {
                 + "HAVING a.held <> COALESCE(SUM(h.amount), 0)").setMaxResults(MAX_LISTED).getResultList();
         var balanceIds = offBalance.stream().map(Reconciliation::uuid).toList();
         var heldIds = offHeld.stream().map(Reconciliation::uuid).toList();
+        @SuppressWarnings("unchecked")
+        List<Object> negative = em.createNativeQuery("SELECT owner_id FROM billing_accounts WHERE kind = 'USER_BALANCE' "
+                + "AND balance < 0 ORDER BY owner_id").setMaxResults(MAX_LISTED).getResultList();
+        var negativeOwners = negative.stream().map(o -> ((Number) o).longValue()).toList();
+        var aboveHold = usages.chargedAboveDecision(start, end, MAX_LISTED);
         boolean agrees = entryCount == charged.count() && entrySum.compareTo(charged.sum()) == 0 && unbalanced == 0
-                && balanceIds.isEmpty() && heldIds.isEmpty();
+                && balanceIds.isEmpty() && heldIds.isEmpty() && negativeOwners.isEmpty() && aboveHold.isEmpty();
         return new Report(period, charged.count(), charged.sum(), entryCount, entrySum, unbilled, unbalanced,
-                balanceIds, heldIds, agrees);
+                balanceIds, heldIds, negativeOwners, aboveHold, agrees);
     }
 
     private static UUID uuid(Object value) {

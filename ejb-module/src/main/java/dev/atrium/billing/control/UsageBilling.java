@@ -63,11 +63,11 @@ public class UsageBilling {
         if (found.size() < new java.util.HashSet<>(usageIds).size()) {
             throw new IllegalStateException("Some of " + usageIds.size() + " usage records were not found");
         }
-        var released = balances.settleAll(found.values().stream().map(UsageQueries.BillableUsage::holdId)
+        var settled = balances.settleAll(found.values().stream().map(UsageQueries.BillableUsage::holdId)
                 .filter(java.util.Objects::nonNull).toList());
         var requests = new java.util.ArrayList<Ledger.Request>();
         for (var usage : found.values()) {
-            BigDecimal price = usage.priceCharged();
+            BigDecimal price = chargeable(usage, settled.byHold());
             if (price.signum() == 0) {
                 continue;
             }
@@ -80,12 +80,32 @@ public class UsageBilling {
                     new Ledger.Line(AccountKind.MODEL_COST, BillingAccount.PLATFORM, split.model())),
                     usage.recordedAt()));
         }
-        int posted = ledger.postAll(requests, released);
+        int posted = ledger.postAll(requests, settled.byAccount());
         // the users charged in this batch whose balance is now low, found with one query
         var charged = requests.stream().map(r -> r.lines().get(0).owner()).distinct().toList();
         ledger.below(AccountKind.USER_BALANCE, charged, new BigDecimal(LOW_BALANCE))
                 .forEach(a -> lowBalance(a.ownerId(), a.balance()));
         return posted;
+    }
+
+    /**
+     * What a usage may be charged: its recorded price, never more than the hold settled with it in this transaction.
+     * A usage without a hold settled now is charged nothing: free, or billed before (its entry exists), or, if
+     * neither, a charge nobody held, which is refused and logged (reconciliation names such records).
+     */
+    private BigDecimal chargeable(UsageQueries.BillableUsage usage, java.util.Map<UUID, BigDecimal> settledHolds) {
+        BigDecimal price = usage.priceCharged();
+        BigDecimal held = usage.holdId() == null ? null : settledHolds.get(usage.holdId());
+        if (price.signum() == 0 || held != null && price.compareTo(held) <= 0) {
+            return price;
+        }
+        if (held == null && ledger.posted("usage:" + usage.usageId())) {
+            return BigDecimal.ZERO;
+        }
+        LOG.severe(() -> "Usage " + usage.usageId() + " is priced " + price.toPlainString() + " USD but "
+                + (held == null ? "no open hold covers it" : "its hold was " + held.toPlainString() + " USD")
+                + ": charged " + (held == null ? "nothing" : "the hold"));
+        return held == null ? BigDecimal.ZERO : held;
     }
 
     /** Bills the usage record as a batch of one; false when it was billed before. Throws while it cannot be read. */

@@ -11,6 +11,9 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+
 /**
  * One account of the ledger with its cached balance (the sum of its journal lines) and, for a user's balance, the
  * part held for invocations in flight. Changed only by the ledger while it holds the row's lock.
@@ -55,9 +58,23 @@ public class BillingAccount {
         this.createdAt = now;
     }
 
-    /** A journal line on this account. */
+    /**
+     * A journal line on this account. A user's balance never goes below zero: a line that would take it there is
+     * refused (402/30001) and its whole entry with it.
+     */
     void apply(BigDecimal amount) {
-        this.balance = Money.of(balance.add(amount));
+        BigDecimal after = Money.of(balance.add(amount));
+        if (kind == AccountKind.USER_BALANCE && amount.signum() < 0 && after.signum() < 0) {
+            throw overdraft(ownerId, balance, amount);
+        }
+        this.balance = after;
+    }
+
+    /** The refusal of a line that would take user {@code owner}'s balance below zero. */
+    public static BusinessException overdraft(long owner, BigDecimal balance, BigDecimal amount) {
+        return new BusinessException(Problem.PAYMENT_REQUIRED, "Insufficient balance",
+                "Moving " + Money.of(amount).toPlainString() + " USD would take the balance of user " + owner
+                        + " (" + Money.of(balance).toPlainString() + " USD) below zero");
     }
 
     public UUID id() {

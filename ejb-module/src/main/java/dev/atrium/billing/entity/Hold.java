@@ -39,6 +39,10 @@ public class Hold {
     @Column(name = "closed_at")
     private Instant closedAt;
 
+    /** When the usage record that billing settles this hold with was written; null while the call is in flight. */
+    @Column(name = "claimed_at", updatable = false, insertable = false)
+    private Instant claimedAt;
+
     protected Hold() {
     }
 
@@ -77,5 +81,14 @@ public class Hold {
 
     public Status status() {
         return status;
+    }
+
+    /** Whether a usage record claimed it: then billing settles it, and nothing else releases it. */
+    public boolean claimed() {
+        return claimedAt != null;
+    }
+
+    public Instant createdAt() {
+        return createdAt;
     }
 }

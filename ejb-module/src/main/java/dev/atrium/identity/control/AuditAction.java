@@ -24,7 +24,8 @@ public enum AuditAction {
     SSO_LOGIN("sso_login"),
     SSO_TICKET_VALIDATE("sso_ticket_validate"),
     SECURITY_ALERT("security_alert"),
-    SECURITY_ALERT_ACK("security_alert_ack");
+    SECURITY_ALERT_ACK("security_alert_ack"),
+    HOLD_RELEASE("hold_release");
 
     private final String stored;
 

@@ -48,8 +48,11 @@ public class AgentRunner {
     public record Run(RunResult result, Limits limits) {
     }
 
-    /** Who the run is for: the user whose call started the chain, and the agents already in it, outermost first. */
-    public record Calling(long userId, List<java.util.UUID> chain) {
+    /**
+     * Who the run is for: the user whose call started the chain, the agents already in it (outermost first), the
+     * run's own id (the parent of the dependency calls it makes) and the invocation whose budget they draw on.
+     */
+    public record Calling(long userId, List<java.util.UUID> chain, java.util.UUID runId, java.util.UUID rootRunId) {
 
         public Calling {
             chain = List.copyOf(chain);
@@ -103,7 +106,8 @@ public class AgentRunner {
         if (!dependencies.isEmpty()) {
             var chain = new ArrayList<>(calling.chain());
             chain.add(agent.id());
-            token = tokens.mint(new DependencyTokens.Grant(calling.userId(), chain, dependencies),
+            token = tokens.mint(new DependencyTokens.Grant(calling.userId(), chain, dependencies, calling.runId(),
+                            calling.rootRunId()),
                     limits.timeout().plus(TOKEN_GRACE));
             environment.put(INVOKE_URL, "http://" + Network.GATEWAY_HOST + "/v1/agents");
             environment.put(INVOKE_TOKEN, token);

@@ -69,6 +69,26 @@ public class AgentService {
         return agent;
     }
 
+    /**
+     * One declared agent dependency of an agent's current card, with the listed agent it resolves to now (null when
+     * none is listed under that name) and that agent's pricing: what a call of the agent may add to the price.
+     */
+    public record DeclaredDependency(String name, String versionRange, UUID agentId, String pricingJson) {
+    }
+
+    /** The agent's declared agent dependencies, each with the pricing of the listed agent it names. */
+    public java.util.List<DeclaredDependency> dependencies(Agent agent) {
+        var declared = new java.util.ArrayList<DeclaredDependency>();
+        for (var d : DependencyResolver.dependencies(agent.cardJson())) {
+            String name = d.getString("name");
+            var listed = em.createQuery("SELECT a FROM Agent a WHERE a.name = :name", Agent.class)
+                    .setParameter("name", name).getResultStream().filter(Agent::isActive).findFirst();
+            declared.add(new DeclaredDependency(name, d.getString("version"), listed.map(Agent::id).orElse(null),
+                    listed.map(Agent::pricingJson).orElse(null)));
+        }
+        return declared;
+    }
+
     /** Active agents only, unless a reviewer asks (the {@code status} filter is theirs). */
     public Listing<Agent> list(ListQuery query, Requester requester) {
         if (!requester.reviewer()) {

@@ -81,7 +81,7 @@ public class DependencyResolver {
         return false;
     }
 
-    static List<JsonObject> dependencies(String cardJson) {
+    public static List<JsonObject> dependencies(String cardJson) {
         try (var reader = JSON.createReader(new StringReader(cardJson))) {
             JsonObject card = reader.readObject();
             if (card.get("dependencies") instanceof JsonObject d && d.get("agents") instanceof JsonArray list) {

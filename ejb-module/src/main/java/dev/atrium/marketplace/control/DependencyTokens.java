@@ -42,8 +42,13 @@ public class DependencyTokens {
     private static final String CALLS = "marketplace:dependency-calls:";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** What a token grants. {@code chain}: the agents whose runs led here, outermost first, the caller last. */
-    public record Grant(long userId, List<UUID> chain, Map<String, String> dependencies) {
+    /**
+     * What a token grants. {@code chain}: the agents whose runs led here, outermost first, the caller last;
+     * {@code parentRunId}: the run holding the token; {@code rootRunId}: the invocation whose price cap its calls
+     * draw on.
+     */
+    public record Grant(long userId, List<UUID> chain, Map<String, String> dependencies, UUID parentRunId,
+                        UUID rootRunId) {
 
         public Grant {
             chain = List.copyOf(chain);
@@ -69,7 +74,8 @@ public class DependencyTokens {
         var dependencies = JSON.createObjectBuilder();
         grant.dependencies().forEach(dependencies::add);
         store.set(KEY + hash(token), JSON.createObjectBuilder().add("user", grant.userId()).add("chain", chain)
-                .add("dependencies", dependencies).build().toString(), ttl);
+                .add("dependencies", dependencies).add("parent", grant.parentRunId().toString())
+                .add("root", grant.rootRunId().toString()).build().toString(), ttl);
         return token;
     }
 
@@ -99,7 +105,8 @@ public class DependencyTokens {
             var dependencies = new LinkedHashMap<String, String>();
             o.getJsonObject("dependencies").forEach((name, range) -> dependencies.put(name,
                     ((JsonString) range).getString()));
-            return new Grant(o.getJsonNumber("user").longValueExact(), chain, dependencies);
+            return new Grant(o.getJsonNumber("user").longValueExact(), chain, dependencies,
+                    UUID.fromString(o.getString("parent")), UUID.fromString(o.getString("root")));
         }
     }
 

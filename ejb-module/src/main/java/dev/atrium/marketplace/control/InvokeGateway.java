@@ -40,8 +40,10 @@ import dev.atrium.sandbox.Outcome;
 
 /**
  * {@code POST /v1/agents/{agent_id}/invoke} (spec 03, README "The invoke gateway"), in this order: the rate limit
- * of the caller's API key (or user, for other credentials); the agent, which must be active; the free tier; the
- * input against the card's {@code input_schema}; the run in the sandbox with personal data in the input masked;
+ * of the calling user, whatever key or token they call with; the agent, which must be active; the free tier; the
+ * input against the card's {@code input_schema}; admission, which decides and reserves the call's price (the free
+ * call or the month's fee, the dependency budget, the hold; {@link Admission} gives all of it back on any later
+ * refusal); the run in the sandbox with personal data in the input masked;
  * the output scanned for personal data (flagged and alerted, never blocked); then the run and usage records in one
  * short transaction. Not transactional itself: a sandbox run never holds a database transaction open.
  *
@@ -82,6 +84,28 @@ public class InvokeGateway {
         }
     }
 
+    /**
+     * Where a call stands: {@code chain} the agents whose runs led to it (empty for a caller's own call),
+     * {@code parentRunId} the run that called it and {@code root} the invocation whose budget it draws on (both null
+     * for a caller's own call), {@code maxPrice} the caller's {@code Atrium-Max-Price-Usd} (null: the agent's own
+     * maximum price).
+     */
+    record Calling(List<UUID> chain, UUID parentRunId, UUID root, BigDecimal maxPrice) {
+
+        static Calling own(BigDecimal maxPrice) {
+            return new Calling(List.of(), null, null, maxPrice);
+        }
+
+        List<UUID> chainFor() {
+            return chain;
+        }
+
+        /** The invocation a run started under this call belongs to: its root, or the run itself for an own call. */
+        UUID rootFor(UUID runId) {
+            return root == null ? runId : root;
+        }
+    }
+
     /** The most agents one chain of calls may hold: the user's agent and two levels of dependencies. */
     public static final int MAX_CHAIN = 3;
 
@@ -110,6 +134,9 @@ public class InvokeGateway {
 
     @Inject
     FreeTier freeTier;
+
+    @EJB
+    Admissions admissions;
 
     @Inject
     CardValidation cards;
@@ -141,18 +168,20 @@ public class InvokeGateway {
     BigDecimal computeRate;
 
     public Invocation invoke(Invoker caller, String agentRef, JsonValue input) {
-        return invoke(caller, agentRef, null, input);
+        return invoke(caller, agentRef, null, null, input);
     }
 
     /**
      * {@code pinnedMajor}: the major version the caller pinned ({@code ?version=1}), or null to follow the agent's
-     * rollout (see {@link VersionRouting}).
+     * rollout (see {@link VersionRouting}); {@code maxPrice}: the most the caller agrees to pay for the whole
+     * invocation, dependency calls included ({@code Atrium-Max-Price-Usd}), or null for the agent's own maximum.
      */
-    public Invocation invoke(Invoker caller, String agentRef, Integer pinnedMajor, JsonValue input) {
+    public Invocation invoke(Invoker caller, String agentRef, Integer pinnedMajor, BigDecimal maxPrice,
+                             JsonValue input) {
         var rate = rate(caller);
         Agent agent = active(agentRef);
         AgentVersion version = routing.versionFor(agent, caller.userId(), pinnedMajor);
-        return invoke(caller, agent, version, input, rate, List.of());
+        return invoke(caller, agent, version, input, rate, Calling.own(maxPrice));
     }
 
     /**
@@ -191,7 +220,8 @@ public class InvokeGateway {
             throw BusinessException.conflict("Agent " + agent.name() + " would answer with version "
                     + version.version() + ", outside the declared range " + range);
         }
-        return invoke(caller, agent, version, input, rate, grant.chain());
+        return invoke(caller, agent, version, input, rate, new Calling(grant.chain(), grant.parentRunId(),
+                grant.rootRunId(), null));
     }
 
     private RateLimiter.Decision rate(Invoker caller) {
@@ -206,7 +236,7 @@ public class InvokeGateway {
     }
 
     private Invocation invoke(Invoker caller, Agent agent, AgentVersion version, JsonValue input,
-                              RateLimiter.Decision rate, List<UUID> chain) {
+                              RateLimiter.Decision rate, Calling calling) {
         boolean free = tenants.tierOf(caller.userId()) == Tier.FREE;
         if (free) {
             freeTier.check(caller.userId());
@@ -219,35 +249,68 @@ public class InvokeGateway {
         if (pricing.model() == Pricing.Model.SUBSCRIPTION) {
             subscriptionCap(caller, agent);
         }
-        // the most this call can cost is reserved first: 402/30001 when the balance cannot cover it
-        BigDecimal maxCharge = pricing.maxCharge(pricing.countsEarlierCalls()
-                ? recorder.successfulCallsThisMonth(caller.userId(), agent.id()) : 0);
-        UUID hold = maxCharge.signum() > 0 ? balances.hold(caller.userId(), maxCharge) : null;
-        if (free) {
-            freeTier.count(caller.userId());
-        }
-        var masked = PersonalData.mask(input);
-        AgentRunner.Run run;
-        try {
-            run = runner.run(agent, version, masked.value().toString().getBytes(StandardCharsets.UTF_8),
-                    new AgentRunner.Calling(caller.userId(), chain));
-        } catch (RuntimeException e) {
+        try (var admission = new Admission(UUID.randomUUID())) {
+            admit(admission, caller.userId(), agent, version, pricing, calling);
             if (free) {
-                // nothing ran: the call is given back
-                freeTier.uncount(caller.userId());
+                freeTier.count(caller.userId());
+                admission.onRefusal(() -> freeTier.uncount(caller.userId()));
             }
-            release(hold);
-            throw e;
-        }
-        try {
-            return finish(caller, agent, version, masked.value(), run, free, rate, pricing, hold);
-        } catch (RuntimeException e) {
-            // no usage record was written: nothing will settle the hold
-            release(hold);
-            throw e;
+            var masked = PersonalData.mask(input);
+            var run = runner.run(agent, version, masked.value().toString().getBytes(StandardCharsets.UTF_8),
+                    new AgentRunner.Calling(caller.userId(), calling.chainFor(), admission.runId(),
+                            calling.rootFor(admission.runId())));
+            return finish(caller, agent, version, masked.value(), run, free, rate, admission, calling);
         }
     }
 
+    /**
+     * Decides the call's price before it runs, reserving each part atomically (README, "Holds — no overspending"):
+     * the freemium free call or the subscription month, the dependency budget ({@code Atrium-Max-Price-Usd}), then
+     * the hold of the most it can cost on the caller's balance (402/30001 when it does not fit).
+     */
+    private void admit(Admission admission, long userId, Agent agent, AgentVersion version, Pricing pricing,
+                       Calling calling) {
+        int month = admissions.month();
+        boolean freeSlot = false;
+        boolean paysFee = false;
+        if (pricing.hasFreeSlots()) {
+            freeSlot = admissions.takeFreeSlot(userId, agent.id(), month, pricing.freeQuota());
+            if (freeSlot) {
+                admission.unlessServed(() -> admissions.giveFreeSlotBack(userId, agent.id(), month));
+            }
+        } else if (pricing.model() == Pricing.Model.SUBSCRIPTION) {
+            paysFee = admissions.claimFeeMonth(userId, agent.id(), month, admission.runId());
+            if (paysFee) {
+                admission.unlessServed(() -> admissions.releaseFeeMonth(userId, agent.id(), month,
+                        admission.runId()));
+            }
+        }
+        var charge = pricing.decide(freeSlot, paysFee);
+        admission.decided(charge);
+        BigDecimal max = charge.max();
+        if (calling.root() != null) {
+            if (!admissions.reserveInBudget(calling.root(), max)) {
+                throw new BusinessException(Problem.PAYMENT_REQUIRED, "Over the invocation's price cap",
+                        "This call of " + agent.name() + " may cost up to " + max.toPlainString() + " USD, more "
+                                + "than is left of the price the caller agreed to (Atrium-Max-Price-Usd)");
+            }
+            admission.budgeted(admissions, calling.root(), max);
+        } else {
+            BigDecimal cap = calling.maxPrice() == null ? max : calling.maxPrice();
+            if (max.compareTo(cap) > 0) {
+                throw new BusinessException(Problem.PAYMENT_REQUIRED, "Above the price you agreed to",
+                        "This call of " + agent.name() + " may cost up to " + max.toPlainString() + " USD, above "
+                                + "Atrium-Max-Price-Usd " + cap.toPlainString() + " USD");
+            }
+            if (!AgentRunner.dependencies(version.cardJson()).isEmpty()) {
+                admissions.openBudget(admission.runId(), userId, cap, max);
+            }
+        }
+        if (max.signum() > 0) {
+            UUID hold = balances.hold(userId, max);
+            admission.held(hold, () -> balances.release(hold));
+        }
+    }
     /** Subscribers may call one agent at most {@code subscriptionPerSecond} times a second: 429 past it. */
     private void subscriptionCap(Invoker caller, Agent agent) {
         var second = limiter.hit("subscription|" + caller.userId() + "|" + agent.id(), subscriptionPerSecond,
@@ -259,26 +322,16 @@ public class InvokeGateway {
         }
     }
 
-    private void release(UUID hold) {
-        if (hold != null) {
-            try {
-                balances.release(hold);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "Could not release hold " + hold, e);
-            }
-        }
-    }
-
     private Invocation finish(Invoker caller, Agent agent, AgentVersion served, JsonValue maskedInput,
-                              AgentRunner.Run run, boolean free, RateLimiter.Decision rate, Pricing pricing,
-                              UUID hold) {
+                              AgentRunner.Run run, boolean free, RateLimiter.Decision rate, Admission admission,
+                              Calling calling) {
         var result = run.result();
         var reply = AgentProtocol.read(result, run.limits().timeout().toSeconds());
         RunStatus status = RunStatus.of(result.outcome(), reply.ok());
         JsonObject body = reply.output().orElseGet(() -> JSON.createObjectBuilder().add("error", reply.error())
                 .build());
         List<String> pii = reply.ok() ? PersonalData.find(body) : List.of();
-        UUID runId = UUID.randomUUID();
+        UUID runId = admission.runId();
         String version = served.version();
         long durationMs = result.wallTime().toMillis();
         var log = PersonalData.maskText(result.stderrText());
@@ -289,8 +342,10 @@ public class InvokeGateway {
         var usage = reply.usage();
         var usageFacts = new AgentUsage.Facts(runId, caller.userId(), agent.id(), version, usage.tokensInput(),
                 usage.tokensOutput(), seconds, BigDecimal.valueOf(usage.costLlm()),
-                UsageRecorder.computeCost(seconds, computeRate), status.succeeded(), hold);
-        var record = recorder.record(runFacts, usageFacts, pricing);
+                UsageRecorder.computeCost(seconds, computeRate), status.succeeded(), admission.holdId(),
+                admission.charge(), calling.parentRunId(), calling.root());
+        var record = recorder.record(runFacts, usageFacts);
+        admission.recorded(status.succeeded(), record.priceCharged());
         if (free) {
             freeTier.tokens(caller.userId(), usage.tokensInput() + usage.tokensOutput());
         }
@@ -301,8 +356,11 @@ public class InvokeGateway {
             hostile(agent, runId, reply.error());
         }
         metrics.counter("atrium_agent_invocations_total", new Tag("status", status.value())).inc();
+        // the answer's price is the whole invocation's: this call and every dependency call it made
+        BigDecimal total = calling.root() == null && !AgentRunner.dependencies(served.cardJson()).isEmpty()
+                ? record.priceCharged().add(recorder.chargedUnder(runId)) : record.priceCharged();
         return new Invocation(null, runId, version, status, durationMs, record.tokensInput(), record.tokensOutput(),
-                record.priceCharged(), body, rate);
+                Pricing.money(total), body, rate);
     }
 
     private Agent active(String ref) {

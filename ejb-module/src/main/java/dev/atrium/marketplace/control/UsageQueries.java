@@ -112,6 +112,17 @@ public class UsageQueries {
                 .setParameter("start", start).setParameter("end", end).getResultList();
     }
 
+    /**
+     * The usage records between the instants charged above what admission held for them: a price with no hold, or
+     * above the decided maximum (records older than that decision carry none and are left out).
+     */
+    public java.util.List<UUID> chargedAboveDecision(Instant start, Instant end, int max) {
+        return em.createQuery("SELECT u.id FROM AgentUsage u WHERE u.priceCharged > 0 AND u.timestamp >= :start "
+                        + "AND u.timestamp < :end AND u.maxCharge IS NOT NULL AND (u.holdId IS NULL "
+                        + "OR u.priceCharged > u.maxCharge) ORDER BY u.id", UUID.class)
+                .setParameter("start", start).setParameter("end", end).setMaxResults(max).getResultList();
+    }
+
     private static BigDecimal money(Object value) {
         return (value == null ? BigDecimal.ZERO : (BigDecimal) value).setScale(6, java.math.RoundingMode.HALF_EVEN);
     }

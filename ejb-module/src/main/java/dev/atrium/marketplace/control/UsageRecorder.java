@@ -2,8 +2,6 @@ package dev.atrium.marketplace.control;
 
 import java.math.BigDecimal;
 import java.time.Clock;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.UUID;
 
 import jakarta.ejb.EJB;
@@ -12,6 +10,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
+import dev.atrium.billing.control.Balances;
 import dev.atrium.marketplace.entity.AgentRun;
 import dev.atrium.marketplace.entity.AgentUsage;
 import dev.atrium.marketplace.entity.Pricing;
@@ -34,15 +33,23 @@ public class UsageRecorder {
     @EJB
     TrustService trust;
 
+    @EJB
+    Balances balances;
+
     @Inject
     Clock clock;
 
-    public AgentUsage record(AgentRun.Facts run, AgentUsage.Facts usage, Pricing pricing) {
+    /**
+     * Records the run and its usage, priced as admission decided; the usage record claims the call's hold in the
+     * same transaction, so the sweeper never releases a hold that billing will settle.
+     */
+    public AgentUsage record(AgentRun.Facts run, AgentUsage.Facts usage) {
         var now = clock.instant();
         em.persist(new AgentRun(run, now));
-        long earlier = pricing.countsEarlierCalls() && usage.succeeded()
-                ? successfulCallsThisMonth(usage.userId(), usage.agentId()) : 0;
-        var record = AgentUsage.of(UUID.randomUUID(), usage, pricing, earlier, now);
+        var record = AgentUsage.of(UUID.randomUUID(), usage, now);
+        if (usage.holdId() != null) {
+            balances.claim(usage.holdId());
+        }
         em.persist(record);
         events.publish(new UsageRecorded(record.id()));
         // SQL, not JPQL: EclipseLink's bulk update would raise the optimistic version, and every concurrent edit of
@@ -53,13 +60,10 @@ public class UsageRecorder {
         return record;
     }
 
-    /** The caller's successful calls of the agent this calendar month (UTC): freemium's quota, subscription's fee. */
-    public long successfulCallsThisMonth(long userId, UUID agentId) {
-        var start = YearMonth.now(clock.withZone(ZoneOffset.UTC)).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
-        return em.createQuery("SELECT COUNT(u) FROM AgentUsage u WHERE u.userId = :user AND u.agentId = :agent "
-                        + "AND u.succeeded = TRUE AND u.timestamp >= :start", Long.class)
-                .setParameter("user", userId).setParameter("agent", agentId).setParameter("start", start)
-                .getSingleResult();
+    /** What the dependency calls of the invocation {@code rootRunId} were charged, all levels. */
+    public BigDecimal chargedUnder(UUID rootRunId) {
+        return Pricing.money(em.createQuery("SELECT COALESCE(SUM(u.priceCharged), 0) FROM AgentUsage u "
+                + "WHERE u.rootRunId = :root", BigDecimal.class).setParameter("root", rootRunId).getSingleResult());
     }
 
     /** What {@code seconds} of sandbox time cost at {@code ratePerSecond}. */

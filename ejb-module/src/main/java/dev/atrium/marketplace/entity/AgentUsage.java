@@ -70,20 +70,38 @@ public class AgentUsage {
     @org.eclipse.persistence.annotations.Convert("usageHoldId")
     private UUID holdId;
 
+    @Column(name = "max_charge", updatable = false, precision = 19, scale = 6)
+    private BigDecimal maxCharge;
+
+    @Column(name = "parent_run_id", updatable = false)
+    @org.eclipse.persistence.annotations.Converter(name = "usageParentRunId",
+            converterClass = NullableUuidConverter.class)
+    @org.eclipse.persistence.annotations.Convert("usageParentRunId")
+    private UUID parentRunId;
+
+    @Column(name = "root_run_id", updatable = false)
+    @org.eclipse.persistence.annotations.Converter(name = "usageRootRunId", converterClass = NullableUuidConverter.class)
+    @org.eclipse.persistence.annotations.Convert("usageRootRunId")
+    private UUID rootRunId;
+
     protected AgentUsage() {
     }
 
-    /** What one invocation used and costs. */
+    /**
+     * What one invocation used and costs. {@code charge}: the price admission decided and held ({@code holdId});
+     * {@code parentRunId} and {@code rootRunId}: for a dependency call, the run that called it and the invocation
+     * whose price cap it counts against (null for a caller's own call).
+     */
     public record Facts(UUID runId, long userId, UUID agentId, String agentVersion, long tokensInput,
                         long tokensOutput, double executionTimeS, BigDecimal costLlm, BigDecimal costCompute,
-                        boolean succeeded, UUID holdId) {
+                        boolean succeeded, UUID holdId, Pricing.Charge charge, UUID parentRunId, UUID rootRunId) {
     }
 
     /**
-     * The record of {@code f} priced by {@code pricing}: a successful call pays the price (70 % of it to the
-     * developer), a failed one nothing.
+     * The record of {@code f} priced as admission decided ({@code f.charge()}): a successful call pays the decided
+     * price, never more than was held (70 % of it to the developer), a failed one nothing.
      */
-    public static AgentUsage of(UUID id, Facts f, Pricing pricing, long earlierCallsThisMonth, Instant now) {
+    public static AgentUsage of(UUID id, Facts f, Instant now) {
         var usage = new AgentUsage();
         usage.id = id;
         usage.runId = f.runId();
@@ -96,13 +114,14 @@ public class AgentUsage {
         usage.executionTimeS = Math.max(0, f.executionTimeS());
         usage.costLlm = Pricing.money(f.costLlm());
         usage.costCompute = Pricing.money(f.costCompute());
-        usage.priceCharged = f.succeeded()
-                ? pricing.charge(usage.tokensInput + usage.tokensOutput, earlierCallsThisMonth)
-                : Pricing.money(BigDecimal.ZERO);
+        usage.priceCharged = f.charge().price(usage.tokensInput + usage.tokensOutput, f.succeeded());
         usage.developerShare = Pricing.developerShare(usage.priceCharged);
-        usage.pricingModel = pricing.model().value();
+        usage.pricingModel = f.charge().pricing().model().value();
         usage.succeeded = f.succeeded();
         usage.holdId = f.holdId();
+        usage.maxCharge = f.charge().max();
+        usage.parentRunId = f.parentRunId();
+        usage.rootRunId = f.rootRunId();
         return usage;
     }
 
@@ -113,6 +132,19 @@ public class AgentUsage {
     /** The balance hold placed before the run, which billing settles with this record; null for a free call. */
     public UUID holdId() {
         return holdId;
+    }
+
+    /** The most this call could cost, as admission decided and held it; null on records older than that rule. */
+    public BigDecimal maxCharge() {
+        return maxCharge;
+    }
+
+    public UUID parentRunId() {
+        return parentRunId;
+    }
+
+    public UUID rootRunId() {
+        return rootRunId;
     }
 
     public UUID runId() {

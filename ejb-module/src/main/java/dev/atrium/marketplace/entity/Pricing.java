@@ -66,40 +66,66 @@ public record Pricing(Model model, BigDecimal priceUsd, long freeQuota) {
 
     /**
      * The price of one successful call that used {@code tokens} (input plus output), the caller having made
-     * {@code earlierCallsThisMonth} successful calls of this agent before it this month.
+     * {@code earlierCallsThisMonth} successful calls of this agent before it this month: the spec's formula, which
+     * admission decides in one step ({@link #decide}) instead of counting earlier calls.
      */
     public BigDecimal charge(long tokens, long earlierCallsThisMonth) {
-        BigDecimal price = switch (model) {
-            case PER_CALL -> priceUsd;
-            case PER_TOKEN -> priceUsd.multiply(BigDecimal.valueOf(Math.min(MAX_BILLED_TOKENS, Math.max(0, tokens))))
-                    .divide(THOUSAND, SCALE, RoundingMode.HALF_EVEN);
-            case FREEMIUM -> earlierCallsThisMonth < freeQuota ? BigDecimal.ZERO : priceUsd;
-            case SUBSCRIPTION -> earlierCallsThisMonth == 0 ? priceUsd : BigDecimal.ZERO;
-            case FREE -> BigDecimal.ZERO;
-        };
-        return money(price);
+        return decide(earlierCallsThisMonth < freeQuota, earlierCallsThisMonth == 0).price(tokens, true);
+    }
+
+    /** The most one call can cost, the caller having made {@code earlierCallsThisMonth} calls this month. */
+    public BigDecimal maxCharge(long earlierCallsThisMonth) {
+        return decide(earlierCallsThisMonth < freeQuota, earlierCallsThisMonth == 0).max();
     }
 
     /**
-     * The most one call can cost, held on the caller's balance before the run, the caller having made
-     * {@code earlierCallsThisMonth} successful calls of the agent this month: the price per call ({@code per_call};
-     * {@code freemium} past its free quota; {@code subscription} while the month's fee is unpaid),
-     * {@link #MAX_BILLED_TOKENS} tokens' worth for {@code per_token}, nothing otherwise.
+     * What admission decided for one call: {@code freeSlot} when it took one of the month's free calls
+     * ({@code freemium}), {@code paysFee} when it pays the month's fee ({@code subscription}).
      */
-    public BigDecimal maxCharge(long earlierCallsThisMonth) {
-        return money(switch (model) {
-            case PER_CALL -> priceUsd;
-            case FREEMIUM -> earlierCallsThisMonth < freeQuota ? BigDecimal.ZERO : priceUsd;
-            case SUBSCRIPTION -> earlierCallsThisMonth == 0 ? priceUsd : BigDecimal.ZERO;
-            case PER_TOKEN -> priceUsd.multiply(BigDecimal.valueOf(MAX_BILLED_TOKENS))
-                    .divide(THOUSAND, SCALE, RoundingMode.HALF_EVEN);
-            case FREE -> BigDecimal.ZERO;
-        });
+    public Charge decide(boolean freeSlot, boolean paysFee) {
+        return new Charge(this, model == Model.FREEMIUM && freeSlot, model == Model.SUBSCRIPTION && paysFee);
     }
 
-    /** Whether the price depends on the caller's earlier calls this month (freemium's and subscription's). */
-    public boolean countsEarlierCalls() {
-        return model == Model.FREEMIUM && freeQuota > 0 || model == Model.SUBSCRIPTION;
+    /** Whether admission must reserve one of the month's free calls ({@code freemium} with a quota). */
+    public boolean hasFreeSlots() {
+        return model == Model.FREEMIUM && freeQuota > 0;
+    }
+
+    /**
+     * A call's price as admission decided it, before the run: {@link #max()} is held on the caller's balance, and
+     * {@link #price} of the finished run is never above it. {@code per_call} costs its price; {@code freemium} nothing
+     * in a free slot, else its price; {@code subscription} the month's fee when this call pays it, else nothing;
+     * {@code per_token} its price per 1,000 tokens, at most {@link #MAX_BILLED_TOKENS} tokens' worth.
+     */
+    public record Charge(Pricing pricing, boolean freeSlot, boolean paysFee) {
+
+        public static final Charge FREE = new Charge(Pricing.FREE, false, false);
+
+        /** The most the call can cost: what is held before it runs. */
+        public BigDecimal max() {
+            return money(switch (pricing.model()) {
+                case PER_CALL -> pricing.priceUsd();
+                case FREEMIUM -> freeSlot ? BigDecimal.ZERO : pricing.priceUsd();
+                case SUBSCRIPTION -> paysFee ? pricing.priceUsd() : BigDecimal.ZERO;
+                case PER_TOKEN -> perToken(MAX_BILLED_TOKENS);
+                case FREE -> BigDecimal.ZERO;
+            });
+        }
+
+        /** The price of the finished call: nothing when it failed, never more than {@link #max()}. */
+        public BigDecimal price(long tokens, boolean succeeded) {
+            if (!succeeded) {
+                return money(BigDecimal.ZERO);
+            }
+            BigDecimal price = pricing.model() == Model.PER_TOKEN
+                    ? perToken(Math.min(MAX_BILLED_TOKENS, Math.max(0, tokens))) : max();
+            return money(price.min(max()));
+        }
+
+        private BigDecimal perToken(long tokens) {
+            return pricing.priceUsd().multiply(BigDecimal.valueOf(tokens)).divide(THOUSAND, SCALE,
+                    RoundingMode.HALF_EVEN);
+        }
     }
 
     public static BigDecimal developerShare(BigDecimal price) {

@@ -102,7 +102,7 @@ class LedgerPersistenceTest {
     /** Bills the batch as the billing consumer does: holds settled, entries posted, accounts moved, one commit. */
     private int bill(List<Usage> batch) {
         return inTransaction(s -> {
-            var released = s.balances().settleAll(batch.stream().map(Usage::hold).toList());
+            var released = s.balances().settleAll(batch.stream().map(Usage::hold).toList()).byAccount();
             return s.ledger().postAll(batch.stream().map(LedgerPersistenceTest::request).toList(), released);
         });
     }

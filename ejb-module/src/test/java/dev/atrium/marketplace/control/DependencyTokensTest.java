@@ -46,7 +46,7 @@ class DependencyTokensTest {
     }
 
     private final DependencyTokens.Grant grant = new DependencyTokens.Grant(42, List.of(A, B),
-            Map.of("translator", "^1.2.0"));
+            Map.of("translator", "^1.2.0"), UUID.randomUUID(), UUID.randomUUID());
 
     @Test
     void whenATokenIsMintedThenItResolvesToItsGrantUntilItExpires() {

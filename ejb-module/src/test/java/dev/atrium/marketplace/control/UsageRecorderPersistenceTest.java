@@ -124,13 +124,17 @@ class UsageRecorderPersistenceTest {
     }
 
     private AgentUsage record(UUID agent, boolean succeeded, Pricing pricing) {
+        return record(agent, succeeded, pricing.decide(false, false));
+    }
+
+    private AgentUsage record(UUID agent, boolean succeeded, Pricing.Charge charge) {
         UUID runId = UUID.randomUUID();
         var run = new AgentRun.Facts(runId, agent, "1.0.0", CALLER, succeeded ? RunStatus.SUCCEEDED : RunStatus.FAILED,
                 succeeded ? null : "The agent exited with code 3", succeeded ? 0 : 3, 1500, "{\"text\":\"[email]\"}",
                 "{\"result\":\"ok\"}", "log [email]", List.of());
         var usage = new AgentUsage.Facts(runId, CALLER, agent, "1.0.0", 300, 700, 1.5, new BigDecimal("0.0004"),
-                UsageRecorder.computeCost(1.5, new BigDecimal("0.00002")), succeeded, null);
-        return inTransaction(s -> s.recorder().record(run, usage, pricing));
+                UsageRecorder.computeCost(1.5, new BigDecimal("0.00002")), succeeded, null, charge, null, null);
+        return inTransaction(s -> s.recorder().record(run, usage));
     }
 
     @Test
@@ -157,16 +161,57 @@ class UsageRecorderPersistenceTest {
     }
 
     @Test
-    void whenAFreemiumAgentIsCalledThenTheFreeQuotaCountsSuccessfulCallsPerCalendarMonth() {
+    void whenAFreemiumAgentIsCalledThenItsFreeCallsAreTakenOncePerCalendarMonthAndGivenBack() {
         UUID agent = listed();
         var freemium = Pricing.of("{\"model\":\"freemium\",\"price_usd\":0.05,\"free_quota\":2}");
+        var admissions = new Admissions();
+        admissions.clock = clock;
+        java.util.function.Supplier<Boolean> take = () -> inTransaction(s -> {
+            admissions.em = s.em();
+            return admissions.takeFreeSlot(CALLER, agent, admissions.month(), freemium.freeQuota());
+        });
 
-        assertThat(record(agent, true, freemium).priceCharged()).isZero();
-        assertThat(record(agent, false, freemium).priceCharged()).isZero();
-        assertThat(record(agent, true, freemium).priceCharged()).isZero();
-        assertThat(record(agent, true, freemium).priceCharged()).isEqualByComparingTo("0.05");
+        assertThat(take.get()).isTrue();
+        assertThat(take.get()).isTrue();
+        assertThat(take.get()).as("the month's two free calls are taken").isFalse();
+        inTransaction(s -> {
+            admissions.em = s.em();
+            admissions.giveFreeSlotBack(CALLER, agent, admissions.month());
+            return null;
+        });
+        assertThat(take.get()).as("a refused or failed call gave its free call back").isTrue();
+        assertThat(record(agent, true, freemium.decide(true, false)).priceCharged()).isZero();
+        assertThat(record(agent, true, freemium.decide(false, false)).priceCharged()).isEqualByComparingTo("0.05");
         clock.advance(Duration.ofDays(8));
-        assertThat(record(agent, true, freemium).priceCharged()).as("December").isZero();
+        assertThat(take.get()).as("December").isTrue();
+    }
+
+    @Test
+    void whenTwoCallsClaimTheSameSubscriptionMonthThenOnePaysUntilItGivesTheMonthBack() {
+        UUID agent = listed();
+        var admissions = new Admissions();
+        admissions.clock = clock;
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        java.util.function.Function<UUID, Boolean> claim = run -> inTransaction(s -> {
+            admissions.em = s.em();
+            return admissions.claimFeeMonth(CALLER, agent, admissions.month(), run);
+        });
+
+        assertThat(claim.apply(first)).isTrue();
+        assertThat(claim.apply(second)).as("the month is being paid by the first call").isFalse();
+        inTransaction(s -> {
+            admissions.em = s.em();
+            admissions.releaseFeeMonth(CALLER, agent, admissions.month(), second);
+            return null;
+        });
+        assertThat(claim.apply(second)).as("only the paying call gives the month back").isFalse();
+        inTransaction(s -> {
+            admissions.em = s.em();
+            admissions.releaseFeeMonth(CALLER, agent, admissions.month(), first);
+            return null;
+        });
+        assertThat(claim.apply(second)).isTrue();
     }
 
     @Test

@@ -65,16 +65,37 @@ class PricingTest {
 
     @Test
     void whenARunFailedThenItsUsageIsRecordedAtPriceZero() {
+        var charge = Pricing.of("{\"model\":\"per_call\",\"price_usd\":2}").decide(false, false);
         var facts = new AgentUsage.Facts(UUID.randomUUID(), 7, UUID.randomUUID(), "1.0.0", 10, 20, 1.5,
-                new BigDecimal("0.001"), new BigDecimal("0.00003"), false, null);
+                new BigDecimal("0.001"), new BigDecimal("0.00003"), false, null, charge, null, null);
 
-        var usage = AgentUsage.of(UUID.randomUUID(), facts, Pricing.of("{\"model\":\"per_call\",\"price_usd\":2}"), 0,
-                Instant.EPOCH);
+        var usage = AgentUsage.of(UUID.randomUUID(), facts, Instant.EPOCH);
 
         assertThat(usage.priceCharged()).isZero();
         assertThat(usage.developerShare()).isZero();
         assertThat(usage.tokensInput()).isEqualTo(10);
         assertThat(usage.costLlm()).isEqualByComparingTo("0.001000");
+    }
+
+    @ParameterizedTest(name = "{0}: free slot {1}, pays fee {2}, {3} tokens -> held {4}, charged {5}")
+    @CsvSource({
+            "per_call,     false, false, 0,       2.500000, 2.500000",
+            "freemium,     true,  false, 0,       0.000000, 0.000000",
+            "freemium,     false, false, 0,       2.500000, 2.500000",
+            "subscription, false, true,  0,       2.500000, 2.500000",
+            "subscription, false, false, 0,       0.000000, 0.000000",
+            "per_token,    false, false, 1000,    250.000000, 2.500000",
+            "per_token,    false, false, 9999999, 250.000000, 250.000000"})
+    void whenAdmissionDecidedThenTheRunIsChargedThatDecisionAndNeverAboveItsHold(String model, boolean freeSlot,
+                                                                               boolean paysFee, long tokens,
+                                                                               String held, String charged) {
+        var pricing = Pricing.of("{\"model\":\"" + model + "\",\"price_usd\":2.5,\"free_quota\":1}");
+
+        var charge = pricing.decide(freeSlot, paysFee);
+
+        assertThat(charge.max()).isEqualByComparingTo(held);
+        assertThat(charge.price(tokens, true)).isEqualByComparingTo(charged);
+        assertThat(charge.price(tokens, false)).isZero();
     }
 
     /** Random prices and token counts: the price follows the formula, is never negative, the share never above it. */

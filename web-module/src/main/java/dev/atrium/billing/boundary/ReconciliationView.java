@@ -12,7 +12,8 @@ import dev.atrium.billing.control.Reconciliation;
 
 @Schema(description = "A day's or a month's reconciliation (UTC; date or month is set): charged usage records "
         + "against usage entries, balanced entries, "
-        + "cached balances and held amounts; the first 100 differences of each kind")
+        + "cached balances and held amounts, user balances below zero (by user id) and usage records charged above "
+        + "the hold admission placed for them; the first 100 differences of each kind")
 public record ReconciliationView(String date, String month, @JsonbProperty("usage_records") long usageRecords,
                                  @JsonbProperty("usage_charged") BigDecimal usageCharged,
                                  @JsonbProperty("usage_entries") long usageEntries,
@@ -20,13 +21,17 @@ public record ReconciliationView(String date, String month, @JsonbProperty("usag
                                  @JsonbProperty("unbilled_usage") List<String> unbilledUsage,
                                  @JsonbProperty("unbalanced_entries") long unbalancedEntries,
                                  @JsonbProperty("accounts_off_balance") List<String> accountsOffBalance,
-                                 @JsonbProperty("accounts_off_held") List<String> accountsOffHeld, boolean agrees) {
+                                 @JsonbProperty("accounts_off_held") List<String> accountsOffHeld,
+                                 @JsonbProperty("negative_balances") List<Long> negativeBalances,
+                                 @JsonbProperty("charges_above_hold") List<String> chargesAboveHold,
+                                 boolean agrees) {
 
     public static ReconciliationView from(Reconciliation.Report r) {
         boolean month = r.period().length() == 7;
-        return new ReconciliationView(month ? null : r.period(), month ? r.period() : null, r.usageRecords(), r.usageCharged(), r.usageEntries(),
-                r.entriesCharged(), ids(r.unbilledUsage()), r.unbalancedEntries(), ids(r.accountsOffBalance()),
-                ids(r.accountsOffHeld()), r.agrees());
+        return new ReconciliationView(month ? null : r.period(), month ? r.period() : null, r.usageRecords(),
+                r.usageCharged(), r.usageEntries(), r.entriesCharged(), ids(r.unbilledUsage()), r.unbalancedEntries(),
+                ids(r.accountsOffBalance()), ids(r.accountsOffHeld()), r.negativeBalances(),
+                ids(r.chargesAboveHold()), r.agrees());
     }
 
     private static List<String> ids(List<UUID> ids) {

@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.atrium.identity.control.UserSummary;
+import dev.atrium.marketplace.control.AgentService;
 import dev.atrium.marketplace.entity.Agent;
 
 /** The agent record of spec 03 as the API shows it. */
@@ -43,11 +44,26 @@ public record AgentView(
         String smokeTests,
         Instant createdAt,
         Instant updatedAt,
+        @Schema(nullable = true, description = "The agents this one calls (its card's dependencies.agents), each with "
+                + "the pricing of the listed agent it names now: a call may add their prices, within the "
+                + "Atrium-Max-Price-Usd the caller agrees to. Shown on GET /v1/agents/{id}; null in lists")
+        List<DependencyView> dependencies,
         Map<String, String> _links) {
 
     static final String BASE = "/v1/agents/";
 
+    /** A declared dependency and the pricing of the agent it names (null when none is listed under the name). */
+    public record DependencyView(String name, @Schema(description = "The declared version range") String version,
+                                 @Schema(nullable = true) UUID agentId,
+                                 @Schema(nullable = true, description = "The named agent's pricing object")
+                                 Object pricing) {
+    }
+
     static AgentView from(Agent a, Map<Long, UserSummary> authors) {
+        return from(a, authors, null);
+    }
+
+    static AgentView from(Agent a, Map<Long, UserSummary> authors, List<AgentService.DeclaredDependency> dependencies) {
         var links = new LinkedHashMap<String, String>();
         links.put("self", BASE + a.id());
         links.put("history", BASE + a.id() + "/history");
@@ -59,6 +75,8 @@ public record AgentView(
                 a.description(), a.version().toString(), JsonValues.object(a.cardJson()),
                 JsonValues.strings(a.capabilitiesJson()), JsonValues.object(a.pricingJson()), a.trustLevel().value(),
                 a.status().value(), a.downloads(), a.avgRating(), a.avgRatingExact(), a.reviewCount(), a.dockerImage(), a.category(), a.qualityScore(),
-                a.totalCalls(), a.rankingScore(), a.smokeStatus().value(), a.createdAt(), a.updatedAt(), links);
+                a.totalCalls(), a.rankingScore(), a.smokeStatus().value(), a.createdAt(), a.updatedAt(),
+                dependencies == null ? null : dependencies.stream().map(d -> new DependencyView(d.name(),
+                        d.versionRange(), d.agentId(), d.pricingJson() == null ? null : JsonValues.object(d.pricingJson()))).toList(), links);
     }
 }

@@ -126,10 +126,11 @@ public class AgentsResource {
     @GET
     @Path(ID)
     @PermitAll
-    @Operation(summary = "One agent: active agents for everyone, any status for its author and reviewers")
+    @Operation(summary = "One agent: active agents for everyone, any status for its author and reviewers; with its "
+            + "declared dependencies and their pricing")
     public AgentView get(@PathParam("id") UUID id) {
         Agent agent = agents.get(id, Requesters.of(request));
-        return AgentView.from(agent, agents.authors(List.of(agent)));
+        return AgentView.from(agent, agents.authors(List.of(agent)), agents.dependencies(agent));
     }
 
     @GET

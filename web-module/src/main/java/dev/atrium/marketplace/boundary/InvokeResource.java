@@ -1,12 +1,14 @@
 package dev.atrium.marketplace.boundary;
 
 import java.io.InputStream;
+import java.math.BigDecimal;
 
 import jakarta.annotation.security.PermitAll;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -29,6 +31,7 @@ import dev.atrium.identity.boundary.AtriumAuthenticationMechanism;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.marketplace.control.InvokeGateway;
+import dev.atrium.marketplace.control.PriceCap;
 import dev.atrium.marketplace.control.VersionRouting;
 import dev.atrium.platform.http.JsonInput;
 
@@ -81,9 +84,11 @@ public class InvokeResource {
                     @Header(name = DURATION_MS, description = "Wall time of the run in milliseconds"),
                     @Header(name = TOKENS_INPUT, description = "Input tokens the agent reported"),
                     @Header(name = TOKENS_OUTPUT, description = "Output tokens the agent reported"),
-                    @Header(name = PRICE_USD, description = "What the call was charged, 6 decimals")})
+                    @Header(name = PRICE_USD, description = "What the invocation was charged, its agent's "
+                            + "dependency calls included, 6 decimals")})
     @APIResponse(responseCode = "402", description = "The free tier's calls or tokens for this month are used up "
-            + "(code 40200)")
+            + "(code 40200); or the balance cannot cover the most this call may cost, or that is above "
+            + "Atrium-Max-Price-Usd (code 30001)")
     @APIResponse(responseCode = "422", description = "The input does not match the agent's input_schema: the "
             + "error envelope (code 40001) plus \"valid\": false; error.details is the spec's error text naming the "
             + "missing or wrongly typed fields")
@@ -94,11 +99,15 @@ public class InvokeResource {
                            @QueryParam("version") @Parameter(description = "Pins a major version (1 or v1): only "
                                    + "approved versions of that major serve this call, and a rollout of another major "
                                    + "never reaches it; without it the call follows the agent's rollout") String version,
+                           @HeaderParam(PriceCap.HEADER) @Parameter(description = "The most you agree to pay for "
+                                   + "this invocation, its agent's dependency calls included (USD, up to 6 "
+                                   + "decimals); without it, the agent's own maximum price, so dependencies may "
+                                   + "charge only what you allow here") String maxPrice,
                            InputStream body) {
         Integer pinnedMajor = VersionRouting.pinnedMajor(version);
         var invocation = request.getAttribute(AtriumAuthenticationMechanism.DEPENDENCY_TOKEN) instanceof String token
                 ? gateway.invokeAsDependency(token, agentId, pinnedMajor, JsonInput.read(body))
-                : invokeAsCaller(agentId, pinnedMajor, body);
+                : invokeAsCaller(agentId, pinnedMajor, PriceCap.read(maxPrice), body);
         Response.ResponseBuilder answer;
         if (invocation.inputError() != null) {
             answer = Response.status(422).entity(InputRejected.of(invocation.inputError()));
@@ -116,9 +125,10 @@ public class InvokeResource {
         return answer.build();
     }
 
-    private InvokeGateway.Invocation invokeAsCaller(String agentId, Integer pinnedMajor, InputStream body) {
+    private InvokeGateway.Invocation invokeAsCaller(String agentId, Integer pinnedMajor, BigDecimal maxPrice,
+                                                    InputStream body) {
         Caller caller = Callers.required(request);
         var input = JsonInput.read(body);
-        return gateway.invoke(new InvokeGateway.Invoker(caller.userId()), agentId, pinnedMajor, input);
+        return gateway.invoke(new InvokeGateway.Invoker(caller.userId()), agentId, pinnedMajor, maxPrice, input);
     }
 }

@@ -33,9 +33,10 @@ public class RunsResource {
 
     @GET
     @Path("{id: [0-9a-fA-F-]+}")
-    @Operation(summary = "One of the caller's runs: input (masked), output, status, duration, exit reason, masked log",
+    @Operation(summary = "One of the caller's runs: input (masked), output, status, duration, exit reason, masked log, "
+            + "its price and the invocation's, and the dependency calls it made with theirs",
             description = "Someone else's run is 404.")
     public RunView get(@PathParam("id") UUID id) {
-        return RunView.from(runs.mine(id, Callers.required(request).userId()));
+        return RunView.from(runs.mineWithCharges(id, Callers.required(request).userId()));
     }
 }
