@@ -22,7 +22,7 @@ class CsrfFilterTest {
     @Test
     void whenAPublicOperationActsAsTheSessionsUserThenItNeedsAToken() throws Exception {
         assertThat(CsrfFilter.needsToken("POST", method(InvokeResource.class, "invoke", String.class, String.class,
-                InputStream.class))).as("invoke takes a dependency token too, but acts as the session's user")
+                String.class, InputStream.class))).as("invoke takes a dependency token too, but acts as the session's user")
                 .isTrue();
         assertThat(CsrfFilter.needsToken("POST", method(LoginResource.class, "logout", String.class))).isTrue();
         assertThat(CsrfFilter.needsToken("POST", null)).as("no resource method known").isTrue();
@@ -36,7 +36,8 @@ class CsrfFilterTest {
 
     @Test
     void whenTheMethodIsSafeThenNoTokenIsNeeded() throws Exception {
-        Method invoke = method(InvokeResource.class, "invoke", String.class, String.class, InputStream.class);
+        Method invoke = method(InvokeResource.class, "invoke", String.class, String.class, String.class,
+                InputStream.class);
         for (String safe : new String[] {"GET", "HEAD", "OPTIONS"}) {
             assertThat(CsrfFilter.needsToken(safe, invoke)).as(safe).isFalse();
         }
