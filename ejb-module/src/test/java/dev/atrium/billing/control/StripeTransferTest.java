@@ -116,7 +116,8 @@ class StripeTransferTest {
         var form = new HashMap<String, String>();
         for (String pair : ((String) request.get("body")).split("&")) {
             String[] kv = pair.split("=", 2);
-            form.put(URLDecoder.decode(kv[0], StandardCharsets.UTF_8), URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
+            form.put(URLDecoder.decode(kv[0], StandardCharsets.UTF_8),
+                    URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
         }
         assertThat(form).containsEntry("amount", "7000").containsEntry("currency", "usd")
                 .containsEntry("destination", ACCOUNT).containsEntry("metadata[payout_id]", payout.toString())

@@ -67,13 +67,16 @@ class IbanTest {
         assertThatThrownBy(() -> account.change(PayoutAccount.Method.BANK_TRANSFER, "Ada", "DE00", null, null, now))
                 .isInstanceOf(BusinessException.class)
                 .satisfies(e -> assertThat(((BusinessException) e).details()).contains("iban"));
-        assertThatThrownBy(() -> account.change(PayoutAccount.Method.BANK_TRANSFER, "Ada", VALID.get(0), "BAD", null, now))
+        assertThatThrownBy(() -> account.change(PayoutAccount.Method.BANK_TRANSFER, "Ada", VALID.get(0), "BAD", null,
+                now))
                 .isInstanceOf(BusinessException.class)
                 .satisfies(e -> assertThat(((BusinessException) e).details()).contains("bic"));
-        assertThatThrownBy(() -> account.change(PayoutAccount.Method.PROCESSOR, "Ada", VALID.get(0), null, "acct_1AtriumTest0001", now))
+        assertThatThrownBy(() -> account.change(PayoutAccount.Method.PROCESSOR, "Ada", VALID.get(0), null,
+                "acct_1AtriumTest0001", now))
                 .isInstanceOf(BusinessException.class)
                 .satisfies(e -> assertThat(((BusinessException) e).details()).contains("iban"));
-        assertThatThrownBy(() -> account.change(PayoutAccount.Method.PROCESSOR, "Ada\u0007", null, null, "acct_1AtriumTest0001", now))
+        assertThatThrownBy(() -> account.change(PayoutAccount.Method.PROCESSOR, "Ada\u0007", null, null,
+                "acct_1AtriumTest0001", now))
                 .isInstanceOf(BusinessException.class)
                 .satisfies(e -> assertThat(((BusinessException) e).details()).contains("holder_name"));
         assertThatThrownBy(() -> PayoutAccount.Method.of("cash")).isInstanceOf(BusinessException.class);

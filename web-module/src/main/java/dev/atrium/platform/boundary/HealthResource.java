@@ -31,7 +31,8 @@ import dev.atrium.platform.health.HealthChecks;
  * change the status either. {@code sandbox} is {@code ok} when the agent sandbox can enforce every limit here, else
  * {@code unavailable: <problem>} (untrusted agents are refused then); it does not change the status, since only
  * invocations depend on it. {@code payments} names the payment processor top-ups go to ({@code embedded
- * (development: top-ups are free)}, {@code webhook} or {@code stripe}). {@code backends} names what answered, since the embedded default has no Redis.
+ * (development: top-ups are free)}, {@code webhook} or {@code stripe}). {@code backends} names what answered, since
+ * the embedded default has no Redis.
  */
 @Path("health")
 @ApplicationScoped
