@@ -69,6 +69,8 @@ class EarSmokeIT {
                 "ATRIUM_ADMIN_EMAIL", ADMIN_EMAIL,
                 "ATRIUM_ADMIN_PASSWORD", ADMIN_PASSWORD,
                 "ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_REDIRECT));
+        // an external database needs a payment processor named; the smoke test takes no payments
+        settings.put("ATRIUM_BILLING_PROCESSOR", "webhook");
         // nothing listens there: every mail fails (whenAMailCannotBeSent...)
         settings.put("ATRIUM_SMTP_HOST", "127.0.0.1");
         settings.put("ATRIUM_SMTP_PORT", Integer.toString(freePort()));

@@ -458,6 +458,67 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         }
     }
 
+    /**
+     * Starts the application once more with this run's configuration changed by {@code changes} (a null value drops
+     * the key), on a database of its own so nothing it starts touches the run's data, and answers its log once the
+     * deployment was refused. Throws when it became healthy instead, or neither within the start time.
+     */
+    public String refusedStart(Map<String, String> changes) throws Exception {
+        String db = "atrium_it_refused_" + stamp + "_" + Integer.toHexString(
+                java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+        Services.createDatabase(db);
+        int otherPort = freePort();
+        Path otherLog = work.resolve(mode + "-refused-" + db + ".log");
+        var otherCommand = new ArrayList<>(command);
+        otherCommand.set(otherCommand.indexOf("--port") + 1, Integer.toString(otherPort));
+        otherCommand.set(otherCommand.indexOf("--rootdir") + 1, work.resolve(mode + "-root-" + db).toString());
+        var otherEnvironment = new HashMap<>(environment);
+        otherEnvironment.put("ATRIUM_HTTP_PORT", Integer.toString(otherPort));
+        otherEnvironment.put("ATRIUM_DATA_DIR", work.resolve(mode + "-data-" + db).toString());
+        otherEnvironment.put("ATRIUM_DB_URL", Services.postgresUrl(db));
+        otherEnvironment.put("ATRIUM_DB_USER", Services.postgresUser());
+        otherEnvironment.remove("ATRIUM_TEST_CRASH_AFTER_COMMIT");
+        changes.forEach((k, v) -> {
+            if (v == null) {
+                otherEnvironment.remove(k);
+            } else {
+                otherEnvironment.put(k, v);
+            }
+        });
+        var builder = new ProcessBuilder(otherCommand).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(otherLog.toFile()));
+        builder.environment().keySet().removeIf(k -> k.startsWith("ATRIUM_"));
+        builder.environment().putAll(otherEnvironment);
+        Process other = builder.start();
+        var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.getLong("atrium.it.start-seconds", 240));
+        try {
+            while (System.nanoTime() < deadline) {
+                String output = Files.exists(otherLog) ? Files.readString(otherLog) : "";
+                if (!other.isAlive() || output.contains("Exception while loading the app")
+                        || NOTHING_DEPLOYED.matcher(output).find()) {
+                    return output;
+                }
+                try {
+                    if (client.send(HttpRequest.newBuilder(URI.create("http://localhost:" + otherPort + "/health"))
+                            .GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                        throw new IllegalStateException("The application started; see " + otherLog);
+                    }
+                } catch (IOException notYet) {
+                    // not listening yet
+                }
+                Thread.sleep(500);
+            }
+            throw new IllegalStateException("The application neither started nor was refused; see " + otherLog);
+        } finally {
+            other.destroy();
+            if (!other.waitFor(30, TimeUnit.SECONDS)) {
+                other.destroyForcibly();
+            }
+            Services.dropDatabase(db);
+        }
+    }
+
     /** A second instance, not yet started (resilience mode: it shares this run's own broker). */
     public Peer peer() {
         return new Peer();

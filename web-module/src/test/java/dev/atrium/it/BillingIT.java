@@ -371,8 +371,12 @@ class BillingIT {
         assertThat(api.get("/v1/me/payout-account").json().get("method").asText()).isEqualTo("bank_transfer");
         assertThat(api.put("/v1/me/payout-account", Map.of("method", "cash", "holder_name", "Ada")).status())
                 .isEqualTo(422);
-        var processor = api.put("/v1/me/payout-account", Map.of("method", "processor", "holder_name", "Ada"));
+        assertThat(api.put("/v1/me/payout-account", Map.of("method", "processor", "holder_name", "Ada")).status())
+                .as("a processor payout needs the Stripe connected account").isEqualTo(422);
+        var processor = api.put("/v1/me/payout-account", Map.of("method", "processor", "holder_name", "Ada",
+                "connected_account", "acct_1AtriumItPayee0001"));
         assertThat(processor.status()).isEqualTo(200);
+        assertThat(processor.json().get("connected_account").asText()).isEqualTo("acct_1AtriumItPayee0001");
         assertThat(processor.json().path("iban").isMissingNode() || processor.json().path("iban").isNull()).isTrue();
     }
 

@@ -27,6 +27,16 @@ class EmbeddedDefaultsSmokeIT {
     }
 
     @Test
+    void whenNoPaymentProcessorIsConfiguredThenEmbeddedIsTakenAndTheLogAndHealthSayTopUpsAreFree() throws Exception {
+        var log = java.nio.file.Files.readString(Path.of(System.getProperty("atrium.it.work", "target/it"))
+                .resolve("embedded-server.log"));
+        String warning = "No payment processor is configured (ATRIUM_BILLING_PROCESSOR is not set or embedded)";
+        assertThat(log.split(java.util.regex.Pattern.quote(warning), -1)).as("the warning, once").hasSize(2);
+        assertThat(Api.anonymous().get("/health").json().get("payments").asText())
+                .isEqualTo("embedded (development: top-ups are free)");
+    }
+
+    @Test
     void whenStartedThenTheBrokerAndTheModelStartedBesideTheDeploymentOnThreadsOfTheirOwn() throws Exception {
         List<String> log = java.nio.file.Files.readAllLines(Path.of(System.getProperty("atrium.it.work", "target/it"))
                 .resolve("embedded-server.log"));

@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * Stripe's payment intent endpoint as the resilience server sees it: {@code POST /v1/payment_intents} answers the
- * recorded intent ({@code ejb-module/src/test/resources/stripe}) with a new id, the amount and the metadata asked for;
+ * Stripe's payment intent and transfer endpoints as the resilience server sees them: {@code POST /v1/payment_intents}
+ * answers the recorded intent ({@code ejb-module/src/test/resources/stripe}) with a new id, the amount and the metadata
+ * asked for, {@code POST /v1/transfers} the recorded transfer with a new id, the amount, destination and payout;
  * {@link #failWith(int)} makes it answer an error instead. Every request is kept for the tests to read.
  */
 public final class StripeStub {
@@ -71,6 +72,31 @@ public final class StripeStub {
                     "amount", form.getOrDefault("amount", "0"),
                     "top_up_id", form.getOrDefault("metadata[top_up_id]", ""),
                     "user_id", form.getOrDefault("metadata[user_id]", "")))
+                    : payload("error.invalid_request.json", Map.of());
+            byte[] out = answer.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, out.length);
+            exchange.getResponseBody().write(out);
+            exchange.close();
+        });
+        server.createContext("/v1/transfers", exchange -> {
+            var form = new HashMap<String, String>();
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            for (String pair : body.split("&")) {
+                String[] kv = pair.split("=", 2);
+                if (kv.length == 2) {
+                    form.put(URLDecoder.decode(kv[0], StandardCharsets.UTF_8),
+                            URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
+                }
+            }
+            stub.requests.add(new Request(form, Map.copyOf(exchange.getRequestHeaders())));
+            int status = stub.failure == 0 ? 200 : stub.failure;
+            String answer = status == 200 ? payload("transfer.created.json", Map.of(
+                    "transfer", "tr_1AtriumIt" + String.format("%08d", stub.sequence.incrementAndGet()),
+                    "amount", form.getOrDefault("amount", "0"),
+                    "destination", form.getOrDefault("destination", ""),
+                    "payout_id", form.getOrDefault("metadata[payout_id]", ""),
+                    "transfer_group", form.getOrDefault("transfer_group", "")))
                     : payload("error.invalid_request.json", Map.of());
             byte[] out = answer.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");

@@ -25,13 +25,15 @@ public class PayoutAccounts {
         return Optional.ofNullable(em.find(PayoutAccount.class, userId));
     }
 
-    public PayoutAccount put(long userId, String method, String holderName, String iban, String bic) {
+    public PayoutAccount put(long userId, String method, String holderName, String iban, String bic,
+                             String connectedAccount) {
         PayoutAccount account = em.find(PayoutAccount.class, userId, LockModeType.PESSIMISTIC_WRITE);
         boolean fresh = account == null;
         if (fresh) {
             account = new PayoutAccount(userId);
         }
-        account.change(PayoutAccount.Method.of(method), holderName, iban, bic, clock.instant());
+        account.change(PayoutAccount.Method.of(method), holderName, iban, bic, connectedAccount,
+                clock.instant());
         if (fresh) {
             em.persist(account);
         }

@@ -9,12 +9,14 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.logging.Logger;
 
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -33,8 +35,11 @@ import dev.atrium.platform.objects.ObjectStore;
  * up to the month's end and were not paid yet — the month's earnings plus what earlier months carried — rounded down
  * to cents. At least {@code atrium.billing.payout.minimum} (50.00) is paid: the entry {@code payout:<dev>:<month>}
  * moves it from their earnings to payouts, and a payout row records where it goes (a bank transfer in the month's
- * pain.001 file, or the processor). Less, or no payout account, is carried: nothing posts and the next month's run
- * finds it again. A month pays each developer once, however often its run is started or restarted.
+ * pain.001 file, or a Stripe Connect transfer, see {@link PayoutTransfers}). Less, or no payout account, is carried:
+ * nothing posts and the next month's run finds it again. A month pays each developer once, however often its run is
+ * started or restarted. A processor payout stays {@code pending} until Stripe's signed event confirms its transfer
+ * ({@code paid}); a failed or reversed transfer makes it {@code failed} and posts its money back to the earnings
+ * (entry {@code payout-returned:<payout id>}, once), so the next month's run pays it again.
  */
 @Stateless
 public class Payouts {
@@ -50,6 +55,9 @@ public class Payouts {
 
     @EJB
     PayoutAccounts accounts;
+
+    @EJB
+    PaymentsSetting payments;
 
     @Inject
     ObjectStore objects;
@@ -106,15 +114,15 @@ public class Payouts {
                     .setParameter("account", earnings.id()).setParameter("end", end).getSingleResult();
             BigDecimal payable = Money.of(upToEnd);
             BigDecimal amount = payable.setScale(2, RoundingMode.DOWN);
-            Optional<PayoutAccount> to = accounts.of(developer)
-                    .filter(a -> a.method() == PayoutAccount.Method.PROCESSOR || a.iban() != null);
+            Optional<PayoutAccount> to = accounts.of(developer).filter(a -> a.method() == PayoutAccount.Method.PROCESSOR
+                    ? a.connectedAccount() != null : a.iban() != null);
             Instant now = clock.instant();
             if (amount.compareTo(minimum) < 0 || to.isEmpty()) {
                 em.persist(Payout.carried(developer, month, payable, to.isEmpty() && amount.compareTo(minimum) >= 0,
                         now));
                 continue;
             }
-            var payout = Payout.paid(developer, month, amount, to.get(), now);
+            var payout = Payout.paid(developer, month, amount, to.get(), transferWaitsFor(), now);
             em.persist(payout);
             ledger.post(EntryKind.PAYOUT, "payout:" + developer + ":" + month, null, "Payout for " + month + " ("
                             + to.get().method().value() + ")",
@@ -124,6 +132,107 @@ public class Payouts {
             paid++;
         }
         return paid;
+    }
+
+    /** What a new processor payout waits for: its transfer, or a processor that can send one. */
+    private String transferWaitsFor() {
+        return StripeProcessor.NAME.equals(payments.processor()) ? "transfer not sent yet"
+                : "no transfer: processor payouts are Stripe Connect transfers and " + PaymentsSetting.ENV + " is "
+                + payments.processor() + "; the month's next run with stripe sends it";
+    }
+
+    /** The month's processor payouts no transfer was sent for yet. */
+    public List<Payout> awaitingTransfer(YearMonth month) {
+        return em.createQuery("SELECT p FROM Payout p WHERE p.month = :m AND p.status = :status AND p.transferId IS "
+                        + "NULL AND p.connectedAccount IS NOT NULL ORDER BY p.developerId", Payout.class)
+                .setParameter("m", month.toString()).setParameter("status", Payout.Status.PENDING).getResultList();
+    }
+
+    /** Stripe accepted the payout's transfer: it waits for the event that confirms it. */
+    public void transferred(UUID payoutId, String transferId) {
+        locked(payoutId).transferred(transferId, clock.instant());
+    }
+
+    /** The payout's transfer could not be sent now; it stays pending, for {@code reason}. */
+    public void waiting(UUID payoutId, String reason) {
+        locked(payoutId).waiting(reason, clock.instant());
+    }
+
+    /** Stripe refused the payout's transfer: nothing moved, so the money goes back to the earnings. */
+    public void refused(UUID payoutId, String reason) {
+        returnToEarnings(locked(payoutId), reason);
+    }
+
+    /**
+     * A Stripe event about a payout's transfer: success confirms a pending payout ({@code paid}), failure or reversal
+     * fails it and posts its money back to the earnings, once. 404 for an unknown payout; 422 when the event names
+     * another transfer, amount, currency or destination; 409 for a success after the payout failed (logged: an
+     * operator must look). Answers the payout's status.
+     */
+    public Payout.Status transferEvent(StripeProcessor.TransferEvent event) {
+        Payout payout = em.find(Payout.class, event.payoutId(), LockModeType.PESSIMISTIC_WRITE);
+        if (payout == null || payout.connectedAccount() == null) {
+            throw BusinessException.notFound("Payout");
+        }
+        String mismatch = mismatch(payout, event);
+        if (mismatch != null) {
+            LOG.warning(() -> "A Stripe " + event.type() + " event for payout " + payout.id() + " was refused: "
+                    + mismatch);
+            throw BusinessException.validation("The event does not match the payout: " + mismatch);
+        }
+        Instant now = clock.instant();
+        // Stripe's event may come before its answer was recorded (or instead of it, when the answer was lost)
+        payout.transferred(event.transferId(), now);
+        if (event.outcome() == PaymentProcessor.Outcome.SUCCEEDED) {
+            if (payout.status() == Payout.Status.FAILED) {
+                LOG.severe(() -> "Stripe confirmed transfer " + event.transferId() + " of payout " + payout.id()
+                        + ", which failed and was posted back to the earnings: an operator must reconcile it");
+                throw BusinessException.conflict("The payout failed and its money went back to the earnings");
+            }
+            if (payout.confirm(now)) {
+                LOG.info(() -> "Payout " + payout.id() + " paid by Stripe transfer " + event.transferId());
+            }
+        } else {
+            returnToEarnings(payout, "Stripe: " + event.type());
+        }
+        return payout.status();
+    }
+
+    /** Why an event cannot be about the payout's transfer, or null when it can. */
+    static String mismatch(Payout payout, StripeProcessor.TransferEvent event) {
+        if (payout.transferId() != null && !payout.transferId().equals(event.transferId())) {
+            return "another transfer";
+        }
+        if (event.currency() != null && !event.currency().equals(Money.CURRENCY)) {
+            return "currency " + event.currency();
+        }
+        if (event.amount() == null || event.amount().compareTo(payout.amount()) != 0) {
+            return "amount " + (event.amount() == null ? "missing" : event.amount().toPlainString());
+        }
+        if (event.destination() != null && !event.destination().equals(payout.connectedAccount())) {
+            return "another destination";
+        }
+        return null;
+    }
+
+    private void returnToEarnings(Payout payout, String reason) {
+        if (!payout.fail(reason, clock.instant())) {
+            return;
+        }
+        ledger.post(EntryKind.PAYOUT_RETURNED, "payout-returned:" + payout.id(), null, "Payout for " + payout.month()
+                        + " returned (" + reason + ")",
+                List.of(new Ledger.Line(AccountKind.PAYOUTS, BillingAccount.PLATFORM, payout.amount().negate()),
+                        new Ledger.Line(AccountKind.DEVELOPER_EARNINGS, payout.developerId(), payout.amount())));
+        LOG.warning(() -> "Payout " + payout.id() + " of developer " + payout.developerId() + " failed (" + reason
+                + "): " + payout.amount().toPlainString() + " back in the earnings");
+    }
+
+    private Payout locked(UUID payoutId) {
+        Payout payout = em.find(Payout.class, payoutId, LockModeType.PESSIMISTIC_WRITE);
+        if (payout == null) {
+            throw BusinessException.notFound("Payout");
+        }
+        return payout;
     }
 
     /**

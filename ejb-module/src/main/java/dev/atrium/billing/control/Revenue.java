@@ -46,7 +46,8 @@ public class Revenue {
         BigDecimal pending = earnings.map(a -> a.balance()).orElse(Money.ZERO);
         BigDecimal paid = earnings.map(a -> (BigDecimal) em.createQuery("SELECT COALESCE(SUM(l.amount), 0) FROM "
                         + "JournalLine l, JournalEntry e WHERE e.id = l.entryId AND l.accountId = :account "
-                        + "AND e.kind = :kind").setParameter("account", a.id()).setParameter("kind", EntryKind.PAYOUT)
+                        + "AND e.kind IN :kinds").setParameter("account", a.id())
+                        .setParameter("kinds", List.of(EntryKind.PAYOUT, EntryKind.PAYOUT_RETURNED))
                 .getSingleResult()).map(sum -> Money.of(sum.negate())).orElse(Money.ZERO);
         return new Month(month, calls, gross, share, agents, pending, paid);
     }

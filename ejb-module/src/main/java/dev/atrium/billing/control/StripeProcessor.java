@@ -41,7 +41,9 @@ import dev.atrium.platform.webhook.WebhookSignature;
  * ({@code t=…,v1=…}, HMAC-SHA256 of {@code "<t>." + body} with the endpoint's {@code whsec_} secret, 300 s window):
  * {@code payment_intent.succeeded} confirms the top-up named in its metadata when the intent, the amount received
  * and the currency match it; {@code payment_intent.canceled} fails it; {@code payment_intent.payment_failed} leaves it
- * pending, since the payer may try another card; every other event is acknowledged and ignored. Configuration:
+ * pending, since the payer may try another card; every other event is acknowledged and ignored. Processor payouts are
+ * Stripe Connect transfers ({@link #transfer}), confirmed by {@code transfer.*} events ({@link #transferEvent}) on the
+ * same endpoint. Configuration:
  * {@code atrium.billing.stripe.secret-key}, {@code .webhook-secret}, {@code .api-base} (https://api.stripe.com).
  */
 @ApplicationScoped
@@ -92,33 +94,13 @@ public class StripeProcessor implements PaymentProcessor {
         form.put("description", "Atrium balance top-up");
         form.put("metadata[top_up_id]", topUp.id().toString());
         form.put("metadata[user_id]", Long.toString(topUp.userId()));
-        var request = HttpRequest.newBuilder(URI.create(apiBase.replaceAll("/+$", "") + "/v1/payment_intents"))
-                .timeout(Duration.ofSeconds(timeoutSeconds))
-                .header("Authorization", "Bearer " + key)
-                .header("Idempotency-Key", "atrium-top-up-" + topUp.id())
-                .header("Stripe-Version", API_VERSION)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(encode(form))).build();
-        HttpResponse<String> response;
-        try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            LOG.warning(() -> "Stripe could not be reached: " + e.getClass().getSimpleName());
-            throw new BusinessException(Problem.UNAVAILABLE, "The payment processor cannot be reached");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BusinessException(Problem.UNAVAILABLE, "The payment processor cannot be reached");
-        }
-        JsonObject body = object(response.body());
-        if (response.statusCode() >= 500 || response.statusCode() == 429) {
-            LOG.warning(() -> "Stripe answered " + response.statusCode() + " to a payment intent");
-            throw new BusinessException(Problem.UNAVAILABLE, "The payment processor is unavailable");
-        }
-        if (response.statusCode() != 200) {
+        var answer = post("/v1/payment_intents", form, "atrium-top-up-" + topUp.id(), key, "a payment intent");
+        JsonObject body = answer.body();
+        if (answer.status() != 200) {
             String type = body.get("error") instanceof JsonObject error ? text(error, "type") : null;
-            LOG.warning(() -> "Stripe refused a payment intent: " + response.statusCode() + " " + type);
+            LOG.warning(() -> "Stripe refused a payment intent: " + answer.status() + " " + type);
             throw new BusinessException(Problem.UPSTREAM, "The payment processor refused the top-up",
-                    type == null ? "status " + response.statusCode() : type);
+                    type == null ? "status " + answer.status() : type);
         }
         String id = text(body, "id");
         String clientSecret = text(body, "client_secret");
@@ -130,6 +112,14 @@ public class StripeProcessor implements PaymentProcessor {
 
     @Override
     public Optional<Event> read(byte[] body, String signature, Instant now) {
+        return topUpEvent(verified(body, signature, now));
+    }
+
+    /**
+     * A Stripe event whose signature was checked (401 for a missing or wrong one, 400 outside the 300 s window or for
+     * a body that is no event, 503 when the webhook secret is not configured).
+     */
+    public JsonObject verified(byte[] body, String signature, Instant now) {
         byte[] key = webhookSecret.filter(s -> !s.isBlank()).map(s -> s.getBytes(StandardCharsets.UTF_8))
                 .orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE, "Stripe webhooks are not configured",
                         "Set atrium.billing.stripe.webhook-secret"));
@@ -138,6 +128,16 @@ public class StripeProcessor implements PaymentProcessor {
                 || !"event".equals(text(event, "object")) || text(event, "type") == null) {
             throw BusinessException.badRequest("A Stripe event is a JSON object with object \"event\" and a type");
         }
+        return event;
+    }
+
+    /** The event's type, e.g. {@code transfer.created}. */
+    public static String type(JsonObject event) {
+        return text(event, "type");
+    }
+
+    /** A verified event about a top-up's payment intent; empty for any other event. */
+    Optional<Event> topUpEvent(JsonObject event) {
         Outcome outcome = switch (text(event, "type")) {
             case "payment_intent.succeeded" -> Outcome.SUCCEEDED;
             case "payment_intent.canceled" -> Outcome.FAILED;
@@ -173,6 +173,132 @@ public class StripeProcessor implements PaymentProcessor {
                 currency == null ? null : currency.toUpperCase(Locale.ROOT)));
     }
 
+    /** Stripe's answer to a transfer: its id ({@code tr_…}). */
+    public record Transfer(String id) {
+    }
+
+    /**
+     * A Stripe event about a payout's transfer. {@code outcome} SUCCEEDED for {@code transfer.created} and
+     * {@code transfer.paid}, FAILED for {@code transfer.failed} and a full {@code transfer.reversed}.
+     */
+    public record TransferEvent(Outcome outcome, String type, UUID payoutId, String transferId, BigDecimal amount,
+                                String currency, String destination) {
+    }
+
+    /**
+     * Transfers a payout to the developer's connected account: {@code POST /v1/transfers} (form-encoded, amount in
+     * cents, usd, {@code destination}, {@code metadata[payout_id]}), the payout id in the {@code Idempotency-Key}
+     * ({@code atrium-payout-<id>}), so sending it again never moves the money twice. 503 when Stripe cannot be reached
+     * or answers 5xx, 429, 401, 403 or 409 (nothing moved, try again); 502 with Stripe's error code when it refuses
+     * the transfer itself (400, 402, 404: nothing moved, and it will not).
+     */
+    public Transfer transfer(UUID payoutId, BigDecimal amount, String destination, String group) {
+        String key = secretKey.filter(s -> !s.isBlank()).orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE,
+                "No payment processor", "Set atrium.billing.stripe.secret-key"));
+        var form = new LinkedHashMap<String, String>();
+        long cents = cents(amount);
+        form.put("amount", Long.toString(cents));
+        form.put("currency", Money.CURRENCY.toLowerCase(Locale.ROOT));
+        form.put("destination", destination);
+        form.put("transfer_group", group);
+        form.put("description", "Atrium payout " + group);
+        form.put("metadata[payout_id]", payoutId.toString());
+        var answer = post("/v1/transfers", form, "atrium-payout-" + payoutId, key, "a transfer");
+        JsonObject body = answer.body();
+        int status = answer.status();
+        if (status == 401 || status == 403 || status == 409) {
+            // our key, or a request with this key still running at Stripe: the transfer may be asked again
+            LOG.warning(() -> "Stripe answered " + status + " to a transfer");
+            throw new BusinessException(Problem.UNAVAILABLE, "The payment processor is unavailable");
+        }
+        if (status != 200) {
+            String code = body.get("error") instanceof JsonObject error
+                    ? Optional.ofNullable(text(error, "code")).orElse(text(error, "type")) : null;
+            LOG.warning(() -> "Stripe refused the transfer of payout " + payoutId + ": " + status + " " + code);
+            throw new BusinessException(Problem.UPSTREAM, "The payment processor refused the transfer",
+                    code == null ? "status " + status : code);
+        }
+        String id = text(body, "id");
+        if (id == null || !id.startsWith("tr_") || !"transfer".equals(text(body, "object"))
+                || !(body.get("amount") instanceof JsonNumber sent) || !sent.isIntegral()
+                || sent.longValue() != cents || !destination.equals(text(body, "destination"))) {
+            throw new BusinessException(Problem.UNAVAILABLE, "The payment processor answered without the transfer");
+        }
+        return new Transfer(id);
+    }
+
+    /**
+     * A verified event about a payout's transfer; empty for other events, for transfers of something else (no
+     * {@code metadata.payout_id}) and for a partial reversal, which is logged for an operator.
+     */
+    public Optional<TransferEvent> transferEvent(JsonObject event) {
+        String type = text(event, "type");
+        Outcome outcome = switch (type) {
+            case "transfer.created", "transfer.paid" -> Outcome.SUCCEEDED;
+            case "transfer.failed", "transfer.reversed" -> Outcome.FAILED;
+            default -> null;
+        };
+        if (outcome == null) {
+            return Optional.empty();
+        }
+        if (!(event.get("data") instanceof JsonObject data) || !(data.get("object") instanceof JsonObject transfer)
+                || !"transfer".equals(text(transfer, "object")) || text(transfer, "id") == null) {
+            throw BusinessException.badRequest("data.object: a transfer is required");
+        }
+        String payout = transfer.get("metadata") instanceof JsonObject metadata ? text(metadata, "payout_id") : null;
+        if (payout == null) {
+            return Optional.empty();
+        }
+        UUID id;
+        try {
+            id = UUID.fromString(payout);
+        } catch (IllegalArgumentException e) {
+            throw BusinessException.badRequest("data.object.metadata.payout_id: not a payout id");
+        }
+        if (!(transfer.get("amount") instanceof JsonNumber amount) || !amount.isIntegral()) {
+            throw BusinessException.badRequest("data.object.amount: whole cents are required");
+        }
+        if ("transfer.reversed".equals(type) && !JsonValue.TRUE.equals(transfer.get("reversed"))) {
+            LOG.warning(() -> "Stripe reversed part of transfer " + text(transfer, "id") + " of payout " + id
+                    + ": left to an operator");
+            return Optional.empty();
+        }
+        String currency = text(transfer, "currency");
+        return Optional.of(new TransferEvent(outcome, type, id, text(transfer, "id"),
+                amount.bigDecimalValue().movePointLeft(2), currency == null ? null : currency.toUpperCase(Locale.ROOT),
+                text(transfer, "destination")));
+    }
+
+    /** Stripe's status and object for a request it answered. */
+    private record Answer(int status, JsonObject body) {
+    }
+
+    /** A form POST to Stripe's API: 503 when it cannot be reached or answers 5xx or 429, else its answer. */
+    private Answer post(String path, Map<String, String> form, String idempotencyKey, String key, String what) {
+        var request = HttpRequest.newBuilder(URI.create(apiBase.replaceAll("/+$", "") + path))
+                .timeout(Duration.ofSeconds(timeoutSeconds))
+                .header("Authorization", "Bearer " + key)
+                .header("Idempotency-Key", idempotencyKey)
+                .header("Stripe-Version", API_VERSION)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(encode(form))).build();
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            LOG.warning(() -> "Stripe could not be reached: " + e.getClass().getSimpleName());
+            throw new BusinessException(Problem.UNAVAILABLE, "The payment processor cannot be reached");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BusinessException(Problem.UNAVAILABLE, "The payment processor cannot be reached");
+        }
+        if (response.statusCode() >= 500 || response.statusCode() == 429) {
+            LOG.warning(() -> "Stripe answered " + response.statusCode() + " to " + what);
+            throw new BusinessException(Problem.UNAVAILABLE, "The payment processor is unavailable");
+        }
+        return new Answer(response.statusCode(), object(response.body()));
+    }
+
     static long cents(BigDecimal amount) {
         return amount.movePointRight(2).setScale(0, java.math.RoundingMode.UNNECESSARY).longValueExact();
     }
@@ -190,7 +316,7 @@ public class StripeProcessor implements PaymentProcessor {
         }
     }
 
-    private static String text(JsonObject object, String name) {
+    static String text(JsonObject object, String name) {
         return object.get(name) instanceof JsonString s ? s.getString() : null;
     }
 }

@@ -16,8 +16,6 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.BillingAccount;
 import dev.atrium.billing.entity.EntryKind;
@@ -27,7 +25,7 @@ import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 
 /**
- * Top-ups through the configured payment processor ({@code atrium.billing.processor}, see {@link PaymentProcessor}):
+ * Top-ups through the configured payment processor ({@link PaymentsSetting}, see {@link PaymentProcessor}):
  * {@code embedded}, for development only, confirms every top-up at once, so no money is ever received; {@code webhook}
  * and {@code stripe} leave the top-up pending until the processor's signed callback confirms it. A top-up is credited
  * exactly once however often its confirmation arrives (entry {@code top-up:<id>}), and only by its own processor
@@ -53,18 +51,17 @@ public class TopUps {
     @Any
     Instance<PaymentProcessor> processors;
 
-    @Inject
-    @ConfigProperty(name = "atrium.billing.processor", defaultValue = EMBEDDED)
-    String processor;
+    @EJB
+    PaymentsSetting payments;
 
     /** A new top-up and, for a processor the payer completes the payment with, the secret to do it with. */
     public record Created(TopUp topUp, String clientSecret) {
     }
 
     public Created create(long userId, BigDecimal amount) {
+        String processor = payments.processor();
         var with = processor(processor).orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE,
-                "No payment processor", "atrium.billing.processor is " + processor
-                        + "; expected embedded, webhook or stripe"));
+                "No payment processor", PaymentsSetting.ENV + " is " + processor));
         var topUp = new TopUp(userId, amount, with.name(), clock.instant());
         var payment = with.open(topUp);
         topUp.sentTo(payment.externalId());
@@ -97,7 +94,11 @@ public class TopUps {
      */
     public boolean webhook(String processor, byte[] body, String signature) {
         var from = processor(processor).orElseThrow(() -> BusinessException.notFound("Payment processor"));
-        var read = from.read(body, signature, clock.instant());
+        return apply(from, from.read(body, signature, clock.instant()));
+    }
+
+    /** A verified event of processor {@code from} (see {@link #webhook}); empty concerns no top-up. */
+    public boolean apply(PaymentProcessor from, Optional<PaymentProcessor.Event> read) {
         if (read.isEmpty()) {
             return false;
         }

@@ -15,22 +15,25 @@ import jakarta.persistence.Table;
 
 /**
  * One developer's outcome of one month's payout run: paid by bank transfer (waiting for, then in, the month's
- * pain.001 file), paid through the processor, or carried to the next month (below the minimum, or no payout account
- * to pay to). The bank details are a snapshot of the payout account when the run paid.
+ * pain.001 file), paid through the processor (a Stripe Connect transfer: {@code pending} until Stripe's signed event
+ * confirms it {@code paid}, or reports it {@code failed} and the money goes back to earnings), or carried to the next
+ * month (below the minimum, or no payout account to pay to). The bank details and the connected account are a
+ * snapshot of the payout account when the run paid; {@code reason} says what a pending or failed payout waits for.
  */
 @Entity
 @Table(name = "billing_payouts")
 public class Payout {
 
     public enum Status {
-        PENDING_FILE, FILED, SENT, CARRIED, NO_ACCOUNT;
+        PENDING_FILE, FILED, PENDING, PAID, FAILED, CARRIED, NO_ACCOUNT;
 
         public String value() {
             return name().toLowerCase(Locale.ROOT);
         }
 
+        /** The money left the developer's earnings for this payout and was not posted back. */
         public boolean paid() {
-            return this == PENDING_FILE || this == FILED || this == SENT;
+            return this == PENDING_FILE || this == FILED || this == PENDING || this == PAID;
         }
     }
 
@@ -62,8 +65,20 @@ public class Payout {
     @Column(name = "bic", updatable = false, length = 11)
     private String bic;
 
+    @Column(name = "connected_account", updatable = false, length = 64)
+    private String connectedAccount;
+
+    @Column(name = "transfer_id", length = 64)
+    private String transferId;
+
+    @Column(name = "status_reason", length = 300)
+    private String reason;
+
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
+
+    @Column(name = "updated_at")
+    private Instant updatedAt;
 
     protected Payout() {
     }
@@ -80,13 +95,22 @@ public class Payout {
             this.holderName = to.holderName();
             this.iban = to.iban();
             this.bic = to.bic();
+            this.connectedAccount = to.connectedAccount();
         }
         this.createdAt = now;
+        this.updatedAt = now;
     }
 
-    public static Payout paid(long developerId, YearMonth month, BigDecimal amount, PayoutAccount to, Instant now) {
-        return new Payout(developerId, month, amount, to.method() == PayoutAccount.Method.BANK_TRANSFER
-                ? Status.PENDING_FILE : Status.SENT, to, now);
+    /**
+     * A payout the run took from the developer's earnings: to the month's bank file, or a processor transfer still to
+     * be sent ({@code reason}: what it waits for).
+     */
+    public static Payout paid(long developerId, YearMonth month, BigDecimal amount, PayoutAccount to, String reason,
+                              Instant now) {
+        boolean bank = to.method() == PayoutAccount.Method.BANK_TRANSFER;
+        var payout = new Payout(developerId, month, amount, bank ? Status.PENDING_FILE : Status.PENDING, to, now);
+        payout.reason = bank ? null : reason;
+        return payout;
     }
 
     public static Payout carried(long developerId, YearMonth month, BigDecimal payable, boolean noAccount,
@@ -99,6 +123,52 @@ public class Payout {
         if (status == Status.PENDING_FILE) {
             status = Status.FILED;
         }
+    }
+
+    /** Whether this is a processor payout no transfer was sent for yet. */
+    public boolean awaitsTransfer() {
+        return status == Status.PENDING && transferId == null;
+    }
+
+    /** Stripe accepted the transfer: it waits for the signed event that confirms it. */
+    public void transferred(String transferId, Instant now) {
+        if (this.transferId == null) {
+            this.transferId = transferId;
+            if (status == Status.PENDING) {
+                this.reason = "waiting for Stripe's confirmation";
+            }
+            this.updatedAt = now;
+        }
+    }
+
+    /** Still pending, for {@code reason} (e.g. the processor could not be reached). */
+    public void waiting(String reason, Instant now) {
+        if (status == Status.PENDING) {
+            this.reason = reason;
+            this.updatedAt = now;
+        }
+    }
+
+    /** The transfer is confirmed; false when it was not pending. */
+    public boolean confirm(Instant now) {
+        if (status != Status.PENDING) {
+            return false;
+        }
+        status = Status.PAID;
+        reason = null;
+        updatedAt = now;
+        return true;
+    }
+
+    /** The transfer failed or was reversed, before or after it was confirmed; false when it had failed already. */
+    public boolean fail(String reason, Instant now) {
+        if (status != Status.PENDING && status != Status.PAID) {
+            return false;
+        }
+        status = Status.FAILED;
+        this.reason = reason;
+        updatedAt = now;
+        return true;
     }
 
     public UUID id() {
@@ -135,6 +205,18 @@ public class Payout {
 
     public String bic() {
         return bic;
+    }
+
+    public String connectedAccount() {
+        return connectedAccount;
+    }
+
+    public String transferId() {
+        return transferId;
+    }
+
+    public String reason() {
+        return reason;
     }
 
     public Instant createdAt() {

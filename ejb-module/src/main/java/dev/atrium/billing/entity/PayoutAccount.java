@@ -11,9 +11,13 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import dev.atrium.platform.banking.BankIdentifiers;
 import dev.atrium.platform.error.BusinessException;
 
-/** Where a developer's payouts go: a bank account by IBAN (and optional BIC), or the payment processor. */
+/**
+ * Where a developer's payouts go: a bank account by IBAN (and optional BIC), or the payment processor (a Stripe
+ * connected account).
+ */
 @Entity
 @Table(name = "billing_payout_accounts")
 public class PayoutAccount {
@@ -35,7 +39,8 @@ public class PayoutAccount {
         }
     }
 
-    private static final Pattern BIC = Pattern.compile("[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?");
+    /** A Stripe connected account's id, as Stripe issues them. */
+    private static final Pattern CONNECTED_ACCOUNT = Pattern.compile("acct_[A-Za-z0-9]{8,40}");
     private static final int HOLDER_MAX = 140;
 
     @Id
@@ -55,6 +60,9 @@ public class PayoutAccount {
     @Column(name = "bic", length = 11)
     private String bic;
 
+    @Column(name = "connected_account", length = 64)
+    private String connectedAccount;
+
     @Column(name = "updated_at", nullable = false)
     private Instant updatedAt;
 
@@ -65,31 +73,51 @@ public class PayoutAccount {
         this.userId = userId;
     }
 
-    /** Replaces the details, each checked: 422 naming the field that is wrong. */
-    public void change(Method method, String holderName, String iban, String bic, Instant now) {
+    /**
+     * Replaces the details, each checked: 422 naming the field that is wrong. A bank transfer needs an IBAN of the
+     * registry and, when given, a BIC of the same country; the processor needs the developer's Stripe connected
+     * account ({@code acct_…}), which payouts are transferred to.
+     */
+    public void change(Method method, String holderName, String iban, String bic, String connectedAccount,
+                       Instant now) {
         if (holderName == null || holderName.isBlank() || holderName.strip().length() > HOLDER_MAX
                 || holderName.chars().anyMatch(Character::isISOControl)) {
             throw BusinessException.validation("holder_name: 1 to " + HOLDER_MAX + " characters");
         }
         String checkedIban = null;
         String checkedBic = null;
+        String checkedAccount = null;
         if (method == Method.BANK_TRANSFER) {
-            checkedIban = Iban.parse(iban).map(Iban::value)
-                    .orElseThrow(() -> BusinessException.validation("iban: not a valid IBAN (country, length or "
-                            + "check digits)"));
+            Iban account = Iban.parse(iban).orElseThrow(() -> BusinessException.validation("iban: not a valid IBAN "
+                    + "(a country of the IBAN registry, its length and structure, the check digits)"));
+            checkedIban = account.value();
             if (bic != null && !bic.isBlank()) {
-                checkedBic = bic.strip().toUpperCase(Locale.ROOT);
-                if (!BIC.matcher(checkedBic).matches()) {
-                    throw BusinessException.validation("bic: 8 or 11 letters and digits (ISO 9362)");
+                checkedBic = BankIdentifiers.bic(bic).orElseThrow(() -> BusinessException.validation(
+                        "bic: not a valid BIC (ISO 9362: 8 or 11 letters and digits with a real country)"));
+                if (!account.sameCountryAs(checkedBic)) {
+                    throw BusinessException.validation("bic: the bank's country (" + BankIdentifiers.bicCountry(
+                            checkedBic) + ") is not the IBAN's (" + account.country() + ")");
                 }
             }
-        } else if (iban != null && !iban.isBlank()) {
-            throw BusinessException.validation("iban: only for bank_transfer");
+            if (connectedAccount != null && !connectedAccount.isBlank()) {
+                throw BusinessException.validation("connected_account: only for processor");
+            }
+        } else {
+            if ((iban != null && !iban.isBlank()) || (bic != null && !bic.isBlank())) {
+                throw BusinessException.validation((iban != null && !iban.isBlank() ? "iban" : "bic")
+                        + ": only for bank_transfer");
+            }
+            if (connectedAccount == null || !CONNECTED_ACCOUNT.matcher(connectedAccount.strip()).matches()) {
+                throw BusinessException.validation("connected_account: the Stripe connected account payouts are "
+                        + "transferred to, acct_ and 8 to 40 letters and digits");
+            }
+            checkedAccount = connectedAccount.strip();
         }
         this.method = method;
         this.holderName = holderName.strip();
         this.iban = checkedIban;
         this.bic = checkedBic;
+        this.connectedAccount = checkedAccount;
         this.updatedAt = now;
     }
 
@@ -116,6 +144,11 @@ public class PayoutAccount {
 
     public String bic() {
         return bic;
+    }
+
+    /** The Stripe connected account ({@code acct_…}) processor payouts go to; null for a bank transfer. */
+    public String connectedAccount() {
+        return connectedAccount;
     }
 
     public Instant updatedAt() {

@@ -73,6 +73,7 @@ public class AdminBillingResource {
     @Operation(summary = "Credits a user's balance (whole cents, 1.00 to 10000.00) from promotions, with a reason")
     @APIResponse(responseCode = "201", description = "The posted entry",
             content = @Content(schema = @Schema(implementation = EntryView.class)))
+    @APIResponse(responseCode = "404", description = "No such user")
     @APIResponse(responseCode = "422", description = "Amount not whole cents from 1.00 to 10000.00, or no reason")
     public Response credit(@Valid @NotNull CreditRequest body) {
         var entry = billing.credit(Callers.required(request).userId(), body.userId(), body.amount(), body.reason());
@@ -86,7 +87,7 @@ public class AdminBillingResource {
     @APIResponse(responseCode = "201", description = "The reversing entry",
             content = @Content(schema = @Schema(implementation = EntryView.class)))
     @APIResponse(responseCode = "404", description = "No such usage record")
-    @APIResponse(responseCode = "409", description = "Not charged, or refunded already")
+    @APIResponse(responseCode = "409", description = "Not charged, or refunded already (also by a racing refund)")
     public Response refund(@Valid @NotNull RefundRequest body) {
         var entry = billing.refund(Callers.required(request).userId(), body.usageId(), body.reason());
         return Response.status(201).entity(EntryView.from(entry)).build();

@@ -85,11 +85,11 @@ public class BalanceResource {
     @jakarta.ws.rs.PUT
     @Path("payout-account")
     @jakarta.ws.rs.Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Sets where the caller's payouts go: bank_transfer with an IBAN (checked by its country's "
-            + "length and mod-97 check digits) and an optional BIC, or processor")
+    @Operation(summary = "Sets where the caller's payouts go: bank_transfer with an IBAN (checked against the IBAN "
+            + "registry) and an optional BIC of the IBAN's country, or processor with a Stripe connected account")
     public PayoutAccountView putPayoutAccount(@jakarta.validation.Valid @jakarta.validation.constraints.NotNull
                                               PayoutAccountRequest body) {
         return PayoutAccountView.from(payoutAccounts.put(Callers.required(request).userId(), body.method(),
-                body.holderName(), body.iban(), body.bic()));
+                body.holderName(), body.iban(), body.bic(), body.connectedAccount()));
     }
 }

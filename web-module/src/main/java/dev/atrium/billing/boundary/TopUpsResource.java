@@ -48,6 +48,9 @@ public class TopUpsResource {
     @EJB
     TopUps topUps;
 
+    @EJB
+    dev.atrium.billing.control.StripeEvents stripeEvents;
+
     @Inject
     HttpServletRequest request;
 
@@ -91,11 +94,20 @@ public class TopUpsResource {
     @CsrfExempt
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Stripe's webhook endpoint, signed in Stripe-Signature with the endpoint secret; "
-            + "payment_intent.succeeded credits the top-up in its metadata once, payment_intent.canceled fails it, "
+            + "payment_intent.succeeded credits the top-up in its metadata once, payment_intent.canceled fails it; "
+            + "transfer.created or transfer.paid confirms the payout in its metadata (payout: paid), transfer.failed "
+            + "or a full transfer.reversed fails it and posts its money back to the earnings once (payout: failed); "
             + "other events are acknowledged")
     public Map<String, Object> stripe(@HeaderParam(StripeProcessor.HEADER) String signature, InputStream body)
             throws IOException {
-        return Map.of("received", true, "credited", topUps.webhook(StripeProcessor.NAME, read(body), signature));
+        var received = stripeEvents.receive(read(body), signature);
+        var answer = new java.util.LinkedHashMap<String, Object>();
+        answer.put("received", true);
+        answer.put("credited", received.credited());
+        if (received.payout() != null) {
+            answer.put("payout", received.payout());
+        }
+        return answer;
     }
 
     private static byte[] read(InputStream body) throws IOException {

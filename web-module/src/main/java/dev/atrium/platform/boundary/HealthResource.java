@@ -3,6 +3,7 @@ package dev.atrium.platform.boundary;
 import java.util.Map;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -18,6 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.ai.control.ModelCatalog;
+import dev.atrium.billing.control.PaymentsSetting;
 import dev.atrium.marketplace.control.SandboxHealth;
 import dev.atrium.platform.health.HealthChecks;
 
@@ -28,7 +30,9 @@ import dev.atrium.platform.health.HealthChecks;
  * when no language model is configured (the development model alone answers), else {@code configured}; it does not
  * change the status either. {@code sandbox} is {@code ok} when the agent sandbox can enforce every limit here, else
  * {@code unavailable: <problem>} (untrusted agents are refused then); it does not change the status, since only
- * invocations depend on it. {@code backends} names what answered, since the embedded default has no Redis.
+ * invocations depend on it. {@code payments} names the payment processor top-ups go to ({@code embedded
+ * (development: top-ups are free)}, {@code webhook} or {@code stripe}). {@code backends} names what answered, since
+ * the embedded default has no Redis.
  */
 @Path("health")
 @ApplicationScoped
@@ -38,7 +42,7 @@ public class HealthResource {
 
     /** The health answer. */
     public record HealthResponse(String database, String redis, String broker, String models, String sandbox,
-                                 Map<String, String> backends) {
+                                 String payments, Map<String, String> backends) {
     }
 
     @Inject
@@ -49,6 +53,9 @@ public class HealthResource {
 
     @Inject
     SandboxHealth sandbox;
+
+    @EJB
+    PaymentsSetting payments;
 
     @GET
     @PermitAll
@@ -61,7 +68,7 @@ public class HealthResource {
         var report = checks.check();
         var body = new HealthResponse(report.database() ? "ok" : "error", report.store() ? "ok" : "error",
                 report.broker() ? "ok" : "error", models.echoOnly() ? "echo only" : "configured", sandbox.describe(),
-                Map.of("database", report.databaseBackend(), "redis", report.storeBackend()));
+                payments.describe(), Map.of("database", report.databaseBackend(), "redis", report.storeBackend()));
         return Response.status(report.healthy() ? 200 : 503).entity(body).build();
     }
 }

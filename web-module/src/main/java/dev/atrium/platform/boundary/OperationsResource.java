@@ -3,6 +3,7 @@ package dev.atrium.platform.boundary;
 import java.util.List;
 
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -13,11 +14,12 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.billing.control.PaymentsSetting;
 import dev.atrium.platform.health.Operations;
 
 /**
- * {@code GET /admin/operations}: the outbox backlog, the depth of each queue and of the dead-letter queue, and whether
- * the object store answers.
+ * {@code GET /admin/operations}: the outbox backlog, the depth of each queue and of the dead-letter queue, whether
+ * the object store answers, and the payment processor top-ups go to ({@code payments}, as {@code /health} names it).
  */
 @Path("admin/operations")
 @ApplicationScoped
@@ -34,24 +36,27 @@ public class OperationsResource {
     public record ObjectStoreView(String kind, boolean reachable) {
     }
 
-    /** The outbox backlog, the broker connection, the queues and the object store. */
+    /** The outbox backlog, the broker connection, the queues, the object store and the payment processor. */
     public record OperationsView(long outboxPending, boolean brokerConnected, List<QueueView> queues,
-                                 ObjectStoreView objectStore) {
+                                 ObjectStoreView objectStore, String payments) {
 
-        static OperationsView from(Operations.Snapshot s) {
+        static OperationsView from(Operations.Snapshot s, String payments) {
             return new OperationsView(s.outboxPending(), s.brokerConnected(),
                     s.queues().stream().map(q -> new QueueView(q.name(), q.depth(), q.capped())).toList(),
-                    new ObjectStoreView(s.objectStore(), s.objectStoreReachable()));
+                    new ObjectStoreView(s.objectStore(), s.objectStoreReachable()), payments);
         }
     }
 
     @Inject
     Operations operations;
 
+    @EJB
+    PaymentsSetting payments;
+
     @GET
-    @Operation(summary = "Outbox events not yet relayed, the messages waiting in each queue and the DLQ, and the "
-            + "object store")
+    @Operation(summary = "Outbox events not yet relayed, the messages waiting in each queue and the DLQ, the "
+            + "object store and the payment processor")
     public OperationsView get() {
-        return OperationsView.from(operations.snapshot());
+        return OperationsView.from(operations.snapshot(), payments.describe());
     }
 }
