@@ -122,7 +122,8 @@ public class Payouts {
                         now));
                 continue;
             }
-            var payout = Payout.paid(developer, month, amount, to.get(), transferWaitsFor(), now);
+            var payout = Payout.paid(developer, month, amount, to.get(),
+                    to.get().method() == PayoutAccount.Method.PROCESSOR ? transferWaitsFor() : null, now);
             em.persist(payout);
             ledger.post(EntryKind.PAYOUT, "payout:" + developer + ":" + month, null, "Payout for " + month + " ("
                             + to.get().method().value() + ")",

@@ -133,8 +133,8 @@ class LedgerLockOrderTest {
         inTransaction(s -> {
             for (int d = 0; d < DEVELOPERS; d++) {
                 var account = new PayoutAccount(developer(d));
-                account.change(PayoutAccount.Method.BANK_TRANSFER, "Developer " + d, "DE89370400440532013000", "COBADEFFXXX",
-                        clock.instant());
+                account.change(PayoutAccount.Method.BANK_TRANSFER, "Developer " + d, "DE89370400440532013000",
+                        "COBADEFFXXX", null, clock.instant());
                 s.em().persist(account);
             }
             for (int u = 0; u < USERS; u++) {
