@@ -64,7 +64,8 @@ class AdmissionIT {
         staff = MarketplaceFixtures.staff();
     }
 
-    private static ObjectNode card(String base, String model, String price, int freeQuota, String... dependencies) {
+    /** A card for {@link #AGENT} with the pricing given and, optionally, agents it depends on. */
+    static ObjectNode card(String base, String model, String price, int freeQuota, String... dependencies) {
         ObjectNode card = MarketplaceFixtures.card(MarketplaceFixtures.unique(base));
         var properties = (ObjectNode) card.get("input_schema").get("properties");
         properties.putObject("sleep").put("type", "integer");

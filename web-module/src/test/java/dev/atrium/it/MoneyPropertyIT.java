@@ -18,8 +18,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 /**
  * Money that cannot be created, as a property through the running server: a seeded random mix of concurrent calls of
  * the four pricing models, an agent whose dependencies charge, caps, invalid inputs and refunds, by callers with
@@ -38,16 +36,16 @@ class MoneyPropertyIT {
     void whenRandomConcurrentCallsRefusalsAndRefundsMixThenNoMoneyIsCreatedOrLost() throws Exception {
         var staff = MarketplaceFixtures.staff();
         var random = new Random(SEED);
-        var perCall = card("prop-call", "per_call", "1.25", 0);
-        var perToken = card("prop-token", "per_token", "0.01", 0);
-        var subscription = card("prop-sub", "subscription", "4", 0);
-        var freemium = card("prop-free", "freemium", "2", 2);
+        var perCall = AdmissionIT.card("prop-call", "per_call", "1.25", 0);
+        var perToken = AdmissionIT.card("prop-token", "per_token", "0.01", 0);
+        var subscription = AdmissionIT.card("prop-sub", "subscription", "4", 0);
+        var freemium = AdmissionIT.card("prop-free", "freemium", "2", 2);
         var agents = new ArrayList<String>();
         for (var card : List.of(perCall, perToken, subscription, freemium)) {
             agents.add(InvokeFixtures.listed(staff, card, AdmissionIT.AGENT).id());
         }
         String perCallName = perCall.get("name").asText();
-        var caller = InvokeFixtures.listed(staff, card("prop-caller", "per_call", "0.5", 0, perCallName),
+        var caller = InvokeFixtures.listed(staff, AdmissionIT.card("prop-caller", "per_call", "0.5", 0, perCallName),
                 AdmissionIT.AGENT).id();
         var users = new ArrayList<Accounts.Account>();
         var apis = new ArrayList<Api>();
@@ -144,22 +142,5 @@ class MoneyPropertyIT {
                 "usage:" + usageId).isEmpty()) {
             Accounts.sleep(200);
         }
-    }
-
-    private static ObjectNode card(String base, String model, String price, int freeQuota, String... dependencies) {
-        ObjectNode card = MarketplaceFixtures.card(MarketplaceFixtures.unique(base));
-        var properties = (ObjectNode) card.get("input_schema").get("properties");
-        properties.putObject("sleep").put("type", "integer");
-        properties.putObject("target").put("type", "string");
-        properties.putObject("times").put("type", "integer");
-        card.putObject("pricing").put("model", model).put("price_usd", new BigDecimal(price))
-                .put("free_quota", freeQuota);
-        if (dependencies.length > 0) {
-            var list = card.putObject("dependencies").putArray("agents");
-            for (String d : dependencies) {
-                list.addObject().put("name", d).put("version", ">=1.0.0");
-            }
-        }
-        return card;
     }
 }
