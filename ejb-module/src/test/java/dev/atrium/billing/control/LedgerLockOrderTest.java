@@ -63,8 +63,10 @@ class LedgerLockOrderTest {
             database = "atrium_lock_order_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
             c.createStatement().execute("CREATE DATABASE " + database);
         } catch (java.sql.SQLException e) {
-            Assumptions.assumeFalse("true".equals(System.getenv("ATRIUM_TEST_REQUIRE_SERVICES")),
-                    () -> "PostgreSQL is required: " + e.getMessage());
+            if ("true".equals(System.getenv("ATRIUM_TEST_REQUIRE_SERVICES"))) {
+                throw new AssertionError("PostgreSQL is required (ATRIUM_TEST_REQUIRE_SERVICES): "
+                        + e.getMessage(), e);
+            }
             Assumptions.abort("No PostgreSQL at " + admin + ": " + e.getMessage());
         }
         var pg = new PGSimpleDataSource();
