@@ -34,12 +34,15 @@ class AdmissionIT {
 
     /**
      * Echoes {@code text}; sleeps {@code sleep} seconds first; with {@code target} and {@code times} calls that
-     * agent so many times through the invoke gateway and answers each call's status and business code.
+     * agent so many times through the invoke gateway and answers each call's status and business code; exits 3
+     * (a failed run) when {@code text} is "fail".
      */
     static final byte[] AGENT = MarketplaceFixtures.tarGz(tar -> MarketplaceFixtures.file(tar, "main.py", """
             import json, os, sys, time, urllib.error, urllib.request
             data = json.load(sys.stdin)
             time.sleep(data.get("sleep", 0))
+            if data.get("text") == "fail":
+                sys.exit(3)
             out = {"result": data.get("text", "")}
             calls = []
             for i in range(data.get("times", 0)):
@@ -301,6 +304,7 @@ class AdmissionIT {
     @Test
     void whenACallIsRefusedAtAnyStepAfterAdmissionThenNothingStaysHeldOrTaken() throws Exception {
         var freemium = listed(card("refusals", "freemium", "3", 1));
+        var dear = listed(card("dear", "per_call", "25", 0));
         ObjectNode imageCard = card("image-only", "freemium", "3", 1);
         ((ObjectNode) imageCard.get("runtime")).put("docker_image", "registry.example/agents/"
                 + imageCard.get("name").asText() + ":1.0.0");
@@ -322,7 +326,11 @@ class AdmissionIT {
                 new Branch("cap header malformed", () -> api.header("Atrium-Max-Price-Usd", "1e3")
                         .post("/v1/agents/" + freemium.id() + "/invoke", Map.of("text", "hi")), 422, "40001"),
                 new Branch("the agent cannot run here", () -> InvokeFixtures.invoke(api, image,
-                        Map.of("text", "hi")), 503, "50300"));
+                        Map.of("text", "hi")), 503, "50300"),
+                new Branch("the hold does not fit the balance", () -> InvokeFixtures.invoke(api, dear.id(),
+                        Map.of("text", "hi")), 402, "30001"),
+                new Branch("the run fails after its free call was taken", () -> InvokeFixtures.invoke(api,
+                        freemium.id(), Map.of("text", "fail")), 200, "\"error\""));
         for (var branch : branches) {
             var reply = branch.call().call();
             assertThat(reply.status()).as(branch.name() + ": " + reply).isEqualTo(branch.status());
@@ -338,6 +346,28 @@ class AdmissionIT {
         assertThat(refusedForMoney(capped)).as(capped.toString()).isTrue();
         assertThat(openHolds(user)).isZero();
         assertThat(settled(user, api)).isEqualByComparingTo(AtriumServer.SIGNUP_CREDIT);
+    }
+
+    /**
+     * The slot branch: one user's three concurrent calls meet the per-caller cap (half of the test server's 4 slots),
+     * so exactly one is refused at once with 503, after its hold was placed; that hold is released, the refused call
+     * is recorded nowhere, and the two served calls are all that is charged.
+     */
+    @Test
+    void whenACallIsRefusedForTheCallersSlotCapAfterItsHoldThenOnlyTheServedCallsAreCharged() throws Exception {
+        var slow = listed(card("slow", "per_call", "0.5", 0));
+        var user = Accounts.verified("slot-capped");
+        var api = InvokeFixtures.withApiKey(user);
+
+        var replies = concurrently(3, () -> InvokeFixtures.invoke(api, slow.id(), Map.of("text", "hi", "sleep", 4)));
+
+        assertThat(count(replies, r -> r.status() == 503)).as(replies.toString()).isEqualTo(1);
+        assertThat(count(replies, r -> r.status() == 200)).as(replies.toString()).isEqualTo(2);
+        assertThat(settled(user, api)).isEqualByComparingTo(new BigDecimal(AtriumServer.SIGNUP_CREDIT)
+                .subtract(new BigDecimal("1.0")));
+        assertThat(InvokeFixtures.rows("SELECT id FROM agent_usage_records WHERE user_id = ?", user.id()))
+                .as("only the served calls are recorded").hasSize(2);
+        assertNoNegativeBalances();
     }
 
     private static String nameOf(InvokeFixtures.Listed agent) {

@@ -16,6 +16,7 @@ import dev.atrium.it.Accounts;
 import dev.atrium.it.Api;
 import dev.atrium.it.AtriumServer;
 import dev.atrium.it.MarketplaceFixtures;
+import dev.atrium.it.MoneyProperty;
 
 /**
  * Two instances on one database and one broker (one second instance for the whole class: starting one costs most of
@@ -27,6 +28,8 @@ import dev.atrium.it.MarketplaceFixtures;
  * subsystem beside one instance refuses the other's tokens with 401 although their signatures verify.</li>
  * <li>Each keeps article lists and the callers of bearer tokens: a change through one shows in the other's next
  * answer.</li>
+ * <li>Money: {@link MoneyProperty}'s random mix of paid calls, dependencies, refusals and refunds, spread over both,
+ * creates and loses none (each instance admits, holds and records; one ledger settles).</li>
  * </ul>
  */
 @ExtendWith(AtriumServer.class)
@@ -152,6 +155,12 @@ class TwoInstancesIT {
                 "redirect_url", AtriumServer.SSO_REDIRECT));
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         return reply.json().get("token").asText();
+    }
+
+    @Test
+    void whenPaidCallsAndRefundsAreSpreadOverBothInstancesThenNoMoneyIsCreatedOrLost() throws Exception {
+        MoneyProperty.check(List.of(AtriumServer.get().baseUrl(), peer.baseUrl()),
+                Long.getLong("atrium.fuzz.seed", System.nanoTime()), Integer.getInteger("atrium.fuzz.rounds", 120));
     }
 
     @Test
