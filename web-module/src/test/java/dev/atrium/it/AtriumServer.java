@@ -573,6 +573,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     private void stopServer() {
         if (process != null && process.isAlive()) {
+            peakMemory(process.pid());
             process.destroy();
             try {
                 if (!process.waitFor(30, TimeUnit.SECONDS)) {
@@ -581,6 +582,17 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /** Prints the server's highest resident set size so far (the kernel's VmHWM): the memory a run really took. */
+    private void peakMemory(long pid) {
+        try {
+            Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
+                    .filter(line -> line.startsWith("VmHWM:") || line.startsWith("VmRSS:"))
+                    .forEach(line -> System.out.printf("Atrium (%s) %s%n", mode, line.replaceAll("\\s+", " ")));
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or the process just ended: nothing to report
         }
     }
 
