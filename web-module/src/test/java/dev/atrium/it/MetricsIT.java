@@ -42,10 +42,11 @@ class MetricsIT {
         String scrape = awaitScrape("atrium_billing_usage_billed_total");
 
         assertThat(scrape).containsPattern(series("atrium_http_request_duration_seconds_count",
-                "method=\"POST\"", "route=\"/v1/agents/\\{[^}]+}/invoke\"", "status=\"200\""));
+                "method=\"POST\"", "route=\"/v1/agents/\\{agent_id}/invoke\"", "status=\"200\""));
         assertThat(scrape).containsPattern(series("atrium_http_request_duration_seconds_count",
                 "route=\"/login\"", "status=\"401\""));
         assertThat(scrape).doesNotContain("route=\"/v1/agents/" + agent.id());
+        assertThat(scrape).contains("route=\"/admin/batch-executions/{id}\"").doesNotContain("{id: ");
         for (String stage : new String[] {"admission", "queue", "sandbox", "recording"}) {
             assertThat(scrape).containsPattern(series("atrium_invoke_stage_duration_seconds_count",
                     "stage=\"" + stage + "\""));
@@ -66,7 +67,7 @@ class MetricsIT {
     private static Pattern series(String name, String... labels) {
         var pattern = new StringBuilder("(?m)^").append(Pattern.quote(name)).append("\\{");
         for (String label : labels) {
-            pattern.append("(?=[^}]*").append(label).append(")");
+            pattern.append("(?=[^\\n]*").append(label).append(")");
         }
         return Pattern.compile(pattern.append("[^\\n]*} [0-9.eE+-]+$").toString());
     }

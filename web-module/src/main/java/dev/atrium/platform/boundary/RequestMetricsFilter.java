@@ -76,10 +76,40 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
         if (path == null) {
             return;
         }
-        for (String part : path.value().split("/")) {
+        String value = withoutPatterns(path.value());
+        for (String part : value.split("/")) {
             if (!part.isEmpty()) {
                 template.append('/').append(part);
             }
         }
+    }
+
+    /** {@code {id: [0-9]{1,9}}} as {@code {id}}: the parameter's name is the route, its pattern only noise. */
+    static String withoutPatterns(String path) {
+        var plain = new StringBuilder();
+        int i = 0;
+        while (i < path.length()) {
+            char c = path.charAt(i);
+            if (c != '{') {
+                plain.append(c);
+                i++;
+                continue;
+            }
+            int depth = 0;
+            int end = i;
+            while (end < path.length()) {
+                char e = path.charAt(end);
+                depth += e == '{' ? 1 : e == '}' ? -1 : 0;
+                if (depth == 0) {
+                    break;
+                }
+                end++;
+            }
+            String parameter = path.substring(i + 1, Math.min(end, path.length()));
+            int colon = parameter.indexOf(':');
+            plain.append('{').append((colon < 0 ? parameter : parameter.substring(0, colon)).trim()).append('}');
+            i = end + 1;
+        }
+        return plain.toString();
     }
 }

@@ -22,6 +22,14 @@ class RequestMetricsFilterTest {
         }
     }
 
+    @Path("admin/users/{id: \\d+}")
+    static class Users {
+        @GET
+        @Path("roles/{name: [a-z]{1,20}}")
+        public void roles() {
+        }
+    }
+
     @Path("health")
     static class Health {
         @GET
@@ -35,6 +43,12 @@ class RequestMetricsFilterTest {
                 .isEqualTo("/v1/agents/{ref}/invoke");
         assertThat(RequestMetricsFilter.route(Agents.class, Agents.class.getMethod("list"))).isEqualTo("/v1/agents");
         assertThat(RequestMetricsFilter.route(Health.class, Health.class.getMethod("health"))).isEqualTo("/health");
+    }
+
+    @Test
+    void whenAParameterHasAPatternThenTheRouteNamesTheParameterOnly() throws Exception {
+        assertThat(RequestMetricsFilter.route(Users.class, Users.class.getMethod("roles")))
+                .isEqualTo("/admin/users/{id}/roles/{name}");
     }
 
     @Test
