@@ -47,6 +47,13 @@ public final class BubblewrapExecutor implements Executor {
     static final String SETPRIV = "/usr/bin/setpriv";
     static final String STRACE = "/usr/bin/strace";
     static final String PRLIMIT = "/usr/bin/prlimit";
+    /** The egress relay inside a run granted network is a Python script. */
+    static final String PYTHON3 = "/usr/bin/python3";
+    /**
+     * The programs this executor runs from the machine, each checked by {@link #capabilities()}: a machine (or the
+     * Docker image, docker/Dockerfile) that lacks one refuses untrusted agents or runs them with less.
+     */
+    public static final List<String> TOOLS = List.of(BWRAP, SETPRIV, STRACE, PRLIMIT, PYTHON3);
     static final int SANDBOX_ID = 65534;
     private static final int MAX_NETWORK_ATTEMPTS = 100;
     /** run-&lt;pid&gt;-&lt;its start time in clock ticks since boot&gt;-&lt;n&gt;: the owner, told apart from a reused pid. */
@@ -427,7 +434,7 @@ public final class BubblewrapExecutor implements Executor {
             problems.add("strace is missing: network calls cannot be audited (run scripts/services)");
         }
         // granted network goes through the egress proxy, whose relay inside the sandbox is a Python script
-        boolean domains = namespaces && Files.isExecutable(Path.of("/usr/bin/python3"));
+        boolean domains = namespaces && Files.isExecutable(Path.of(PYTHON3));
         if (!domains) {
             problems.add("No /usr/bin/python3 for the egress relay: a run granted network gets none");
         }

@@ -2,6 +2,7 @@ package dev.atrium.billing.control;
 
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -11,6 +12,8 @@ import java.util.logging.Logger;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.metrics.MetricRegistry;
 
 import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.BillingAccount;
@@ -26,6 +29,9 @@ import dev.atrium.platform.mail.MailService;
  * entry {@code usage:<id>} posts the price from the user's balance to the developer's earnings (70 %), the platform's
  * revenue (20 %) and the model cost (10 %). A second delivery of the same record finds the entry and posts nothing.
  * When the user's balance is then below {@value #LOW_BALANCE} USD, a notice is mailed, at most once a day (UTC).
+ * Metrics: {@code atrium_billing_queue_lag} times each record from its recording to its billing (the billing
+ * queue's lag), {@code atrium_billing_usage_billed_total} counts the records billed and
+ * {@code atrium_billing_entries_posted_total} the ledger entries posted for them.
  */
 @Stateless
 public class UsageBilling {
@@ -54,6 +60,9 @@ public class UsageBilling {
     @Inject
     Clock clock;
 
+    @Inject
+    MetricRegistry metrics;
+
     /**
      * Bills several usage records in one transaction (the billing queue's batches): their holds settled together,
      * their entries posted with each account locked once. Throws, and nothing is billed, while any cannot be read.
@@ -81,6 +90,15 @@ public class UsageBilling {
                     usage.recordedAt()));
         }
         int posted = ledger.postAll(requests, settled.byAccount());
+        var now = clock.instant();
+        var lag = metrics.timer("atrium_billing_queue_lag");
+        for (var usage : found.values()) {
+            // the clock may be set back in tests: a record "from the future" has waited for nothing
+            var waited = Duration.between(usage.recordedAt(), now);
+            lag.update(waited.isNegative() ? Duration.ZERO : waited);
+        }
+        metrics.counter("atrium_billing_usage_billed_total").inc(found.size());
+        metrics.counter("atrium_billing_entries_posted_total").inc(posted);
         // the users charged in this batch whose balance is now low, found with one query
         var charged = requests.stream().map(r -> r.lines().get(0).owner()).distinct().toList();
         ledger.below(AccountKind.USER_BALANCE, charged, new BigDecimal(LOW_BALANCE))

@@ -80,6 +80,9 @@ public class AgentRunner {
     @Inject
     BundleCache bundles;
 
+    @Inject
+    InvokeStages stages;
+
     @EJB
     AgentSecretService secrets;
 
@@ -118,8 +121,10 @@ public class AgentRunner {
         try {
             // a call from within a run counts against its agent's cap only (SandboxSlots)
             var claim = SandboxSlots.Claim.invocation(calling.userId(), agent.id(), !calling.chain().isEmpty());
+            var queued = stages.start(InvokeStages.Stage.QUEUE);
             RunResult result = slots.run(claim, () -> {
-                try {
+                queued.stop();
+                try (var timing = stages.start(InvokeStages.Stage.SANDBOX)) {
                     return executor.run(spec);
                 } catch (SandboxRefused e) {
                     throw new BusinessException(Problem.UNAVAILABLE, "The sandbox refused to run this agent",

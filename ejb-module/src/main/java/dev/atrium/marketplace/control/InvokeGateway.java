@@ -160,6 +160,9 @@ public class InvokeGateway {
     MetricRegistry metrics;
 
     @Inject
+    InvokeStages stages;
+
+    @Inject
     @ConfigProperty(name = "atrium.marketplace.invoke.per-minute", defaultValue = "100")
     int perMinute;
 
@@ -250,7 +253,9 @@ public class InvokeGateway {
             subscriptionCap(caller, agent);
         }
         try (var admission = new Admission(UUID.randomUUID())) {
-            admit(admission, caller.userId(), agent, version, pricing, calling);
+            try (var timing = stages.start(InvokeStages.Stage.ADMISSION)) {
+                admit(admission, caller.userId(), agent, version, pricing, calling);
+            }
             if (free) {
                 freeTier.count(caller.userId());
                 admission.onRefusal(() -> freeTier.uncount(caller.userId()));
@@ -344,7 +349,7 @@ public class InvokeGateway {
                 usage.tokensOutput(), seconds, BigDecimal.valueOf(usage.costLlm()),
                 UsageRecorder.computeCost(seconds, computeRate), status.succeeded(), admission.holdId(),
                 admission.charge(), calling.parentRunId(), calling.root());
-        var record = recorder.record(runFacts, usageFacts);
+        var record = stages.time(InvokeStages.Stage.RECORDING, () -> recorder.record(runFacts, usageFacts));
         admission.recorded(status.succeeded(), record.priceCharged());
         if (free) {
             freeTier.tokens(caller.userId(), usage.tokensInput() + usage.tokensOutput());

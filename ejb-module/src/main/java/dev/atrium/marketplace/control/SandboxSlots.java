@@ -13,9 +13,12 @@ import java.util.function.Supplier;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.MetricRegistry;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
@@ -136,11 +139,22 @@ public class SandboxSlots {
         configure(size, checkSlots, perCaller, perAgent, wait);
     }
 
+    @Inject
+    MetricRegistry metrics;
+
     @PostConstruct
     void init() {
         configure(configuredSlots > 0 ? configuredSlots : 2 * Runtime.getRuntime().availableProcessors(),
                 configuredCheckSlots, configuredPerCaller, configuredPerAgent,
                 Duration.ofSeconds(Math.max(0, waitSeconds)));
+        metrics.gauge("atrium_sandbox_slots", this, SandboxSlots::size);
+        metrics.gauge("atrium_sandbox_slots_busy", this, slots -> slots.size() - slots.free());
+        metrics.gauge("atrium_sandbox_slots_waiting", this, SandboxSlots::waiting);
+    }
+
+    /** Created with the application, so the slot gauges show before the first invocation. */
+    void started(@Observes @Initialized(ApplicationScoped.class) Object event) {
+        // the observer's only work is to have the bean, and so its gauges, made now
     }
 
     private void configure(int size, int checkSlots, int perCaller, int perAgent, Duration wait) {

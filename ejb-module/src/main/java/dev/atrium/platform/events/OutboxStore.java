@@ -121,6 +121,13 @@ public class OutboxStore {
                 .getSingleResult();
     }
 
+    /** When the oldest event not yet sent was written; empty when none waits. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public java.util.Optional<Instant> oldestPending() {
+        return java.util.Optional.ofNullable(em.createQuery(
+                "SELECT MIN(e.createdAt) FROM OutboxEvent e WHERE e.sentAt IS NULL", Instant.class).getSingleResult());
+    }
+
     /** 1 s after the first failure, doubling, at most {@code atrium.outbox.max-backoff-seconds}. */
     Duration backoff(int attempts) {
         long seconds = 1L << Math.min(Math.max(attempts - 1, 0), 20);

@@ -49,6 +49,20 @@ public class HealthChecks {
         return new Report(database(), store.ping(), broker(), AtriumDataSource.vendor(config), store.backend());
     }
 
+    /** The database alone, named by its backend (the readiness probe asks each dependency apart). */
+    public Probe databaseProbe() {
+        return new Probe(database(), AtriumDataSource.vendor(config));
+    }
+
+    /** The key-value store alone, named by its backend. */
+    public Probe storeProbe() {
+        return new Probe(store.ping(), store.backend());
+    }
+
+    /** One dependency: whether it answers, and which backend it is. */
+    public record Probe(boolean up, String backend) {
+    }
+
     private boolean broker() {
         try {
             var connection = messaging.broker();

@@ -6,6 +6,8 @@ import javax.sql.DataSource;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import jakarta.ejb.Lock;
+import jakarta.ejb.LockType;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
@@ -31,6 +33,9 @@ public class DatabaseMigrations {
     @Resource(lookup = DATA_SOURCE)
     DataSource dataSource;
 
+    /** The schema version reached at start, null until the migrations are done (the startup probe). */
+    private volatile String schemaVersion;
+
     @PostConstruct
     void migrate() {
         var result = Flyway.configure(DatabaseMigrations.class.getClassLoader())
@@ -41,7 +46,16 @@ public class DatabaseMigrations {
                 .outOfOrder(true)
                 .load()
                 .migrate();
+        // Flyway names no target when nothing was new: the schema stayed at its initial version
+        schemaVersion = java.util.Objects.requireNonNullElse(result.targetSchemaVersion,
+                java.util.Objects.requireNonNullElse(result.initialSchemaVersion, "none"));
         LOG.info(() -> "Database schema at version " + result.targetSchemaVersion
                 + " (" + result.migrationsExecuted + " migrations applied now)");
+    }
+
+    /** The schema version the migrations reached, empty while they run. */
+    @Lock(LockType.READ)
+    public java.util.Optional<String> schemaVersion() {
+        return java.util.Optional.ofNullable(schemaVersion);
     }
 }

@@ -3,11 +3,13 @@ package dev.atrium.platform.boundary;
 import jakarta.ws.rs.Priorities;
 
 /**
- * The order of the request pipeline, outermost first: request logging (the servlet filter), method override,
+ * The order of the request pipeline, outermost first: request logging (the servlet filter), request timing,
+ * method override,
  * version policy, rate limit, body limit, authentication, authorization, idempotency.
  */
 public final class FilterOrder {
 
+    public static final int REQUEST_METRICS = 10;
     public static final int METHOD_OVERRIDE = 100;
     public static final int VERSIONING = 200;
     public static final int RATE_LIMIT = 300;

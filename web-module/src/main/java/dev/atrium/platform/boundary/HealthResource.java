@@ -1,6 +1,7 @@
 package dev.atrium.platform.boundary;
 
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.annotation.security.PermitAll;
 import jakarta.ejb.EJB;
@@ -22,6 +23,7 @@ import dev.atrium.ai.control.ModelCatalog;
 import dev.atrium.billing.control.PaymentsSetting;
 import dev.atrium.marketplace.control.SandboxHealth;
 import dev.atrium.platform.health.HealthChecks;
+import dev.atrium.platform.health.Probes;
 
 /**
  * Spec 02: {@code {database, redis}} each {@code ok} or {@code error}; 200 when both are ok, else 503, so the part
@@ -33,6 +35,9 @@ import dev.atrium.platform.health.HealthChecks;
  * invocations depend on it. {@code payments} names the payment processor top-ups go to ({@code embedded
  * (development: top-ups are free)}, {@code webhook} or {@code stripe}). {@code backends} names what answered, since
  * the embedded default has no Redis.
+ * <p>
+ * Beside it, the orchestrator's probes in MicroProfile Health's format ({@link Probes}): {@code /health/live},
+ * {@code /health/ready} and {@code /health/started}, 200 when {@code UP}, else 503.
  */
 @Path("health")
 @ApplicationScoped
@@ -45,8 +50,14 @@ public class HealthResource {
                                  String payments, Map<String, String> backends) {
     }
 
+    /** The health answer and the probes: exempt from the rate limit and from required HTTPS, for probes inside. */
+    public static final Set<String> PATHS = Set.of("/health", "/health/live", "/health/ready", "/health/started");
+
     @Inject
     HealthChecks checks;
+
+    @Inject
+    Probes probes;
 
     @Inject
     ModelCatalog models;
@@ -70,5 +81,45 @@ public class HealthResource {
                 report.broker() ? "ok" : "error", models.echoOnly() ? "echo only" : "configured", sandbox.describe(),
                 payments.describe(), Map.of("database", report.databaseBackend(), "redis", report.storeBackend()));
         return Response.status(report.healthy() ? 200 : 503).entity(body).build();
+    }
+
+    @GET
+    @Path("live")
+    @PermitAll
+    @Operation(summary = "Liveness probe: whether the process can still serve (MicroProfile Health)")
+    @APIResponse(responseCode = "200", description = "UP",
+            content = @Content(schema = @Schema(implementation = Probes.Answer.class)))
+    @APIResponse(responseCode = "503", description = "DOWN",
+            content = @Content(schema = @Schema(implementation = Probes.Answer.class)))
+    public Response live() {
+        return probe(probes.live());
+    }
+
+    @GET
+    @Path("ready")
+    @PermitAll
+    @Operation(summary = "Readiness probe: whether the database and the key-value store answer (MicroProfile Health)")
+    @APIResponse(responseCode = "200", description = "UP",
+            content = @Content(schema = @Schema(implementation = Probes.Answer.class)))
+    @APIResponse(responseCode = "503", description = "DOWN",
+            content = @Content(schema = @Schema(implementation = Probes.Answer.class)))
+    public Response ready() {
+        return probe(probes.ready());
+    }
+
+    @GET
+    @Path("started")
+    @PermitAll
+    @Operation(summary = "Startup probe: whether deployment and schema migrations are done (MicroProfile Health)")
+    @APIResponse(responseCode = "200", description = "UP",
+            content = @Content(schema = @Schema(implementation = Probes.Answer.class)))
+    @APIResponse(responseCode = "503", description = "DOWN",
+            content = @Content(schema = @Schema(implementation = Probes.Answer.class)))
+    public Response started() {
+        return probe(probes.started());
+    }
+
+    private static Response probe(Probes.Answer answer) {
+        return Response.status(answer.up() ? 200 : 503).entity(answer).build();
     }
 }

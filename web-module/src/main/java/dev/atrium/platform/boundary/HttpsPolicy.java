@@ -22,14 +22,12 @@ import dev.atrium.platform.error.Problem;
  * refused otherwise (403 in the envelope: its body already crossed the network in clear, so it is not replayed).
  * Clients on the loopback interface are exempt, so a local run on its embedded defaults keeps working; the client
  * is the one {@link ClientAddress} names, so a proxy's loopback connection does not exempt the clients behind it.
- * {@code /health} is exempt too, for load-balancer probes.
+ * {@code /health} and its probes are exempt too, for load-balancer and orchestrator probes.
  */
 @ApplicationScoped
 public class HttpsPolicy {
 
     private static final Set<String> REDIRECTED = Set.of("GET", "HEAD");
-    /** Load balancers probe over plain HTTP inside the network; the health answer carries nothing secret. */
-    private static final String HEALTH = "/health";
 
     @Inject
     ClientAddress addresses;
@@ -49,7 +47,7 @@ public class HttpsPolicy {
     /** {@code true} when the request was answered (redirected or refused) and must go no further. */
     public boolean enforce(HttpServletRequest request, HttpServletResponse response) throws IOException {
         if (!required || addresses.overHttps(request) || loopback(addresses.of(request))
-                || HEALTH.equals(request.getRequestURI())) {
+                || HealthResource.PATHS.contains(request.getRequestURI())) {
             return false;
         }
         if (REDIRECTED.contains(request.getMethod())) {

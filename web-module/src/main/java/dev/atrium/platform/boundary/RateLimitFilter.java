@@ -52,7 +52,7 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     @Override
     public void filter(ContainerRequestContext request) {
         String path = "/" + request.getUriInfo().getPath();
-        if (path.equals("/health")) {
+        if (HealthResource.PATHS.contains(path)) {
             return;
         }
         // an authenticated invoke counts against the invoke limit only, so this bucket can never answer for it

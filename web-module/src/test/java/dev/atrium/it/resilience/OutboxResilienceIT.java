@@ -63,6 +63,11 @@ class OutboxResilienceIT {
                 assertThat(user.api().get("/api/tasks/" + id).json().get("status").asText()).isEqualTo("submitted");
             }
             assertThat(pendingEvents()).isGreaterThanOrEqualTo(6);
+            // the backlog an operator sees on /metrics is the table's
+            var scrape = Api.anonymous().header("Accept", "text/plain").get("/metrics").body();
+            var gauge = java.util.regex.Pattern.compile("(?m)^atrium_outbox_pending\\{[^\\n]*} (\\d+)").matcher(scrape);
+            assertThat(gauge.find()).as("atrium_outbox_pending").isTrue();
+            assertThat(Long.parseLong(gauge.group(1))).isGreaterThanOrEqualTo(6);
 
             server.startBroker();
 

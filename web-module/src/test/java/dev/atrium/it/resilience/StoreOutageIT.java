@@ -24,8 +24,9 @@ import redis.clients.jedis.Jedis;
 
 /**
  * Redis stops under the running server: every call that needs the key-value store answers 503 in the error envelope
- * with {@code Retry-After} (never 500), {@code /health} answers 503 naming redis, and all is well again once Redis is
- * back. Each failed request leaves one WARNING line with its id in the server's log, and no stack trace.
+ * with {@code Retry-After} (never 500), {@code /health} answers 503 naming redis, so does the readiness probe while the
+ * liveness probe stays up, and all is well again once Redis is back. Each failed request leaves one WARNING line with
+ * its id in the server's log, and no stack trace.
  */
 @ExtendWith(AtriumServer.class)
 class StoreOutageIT {
@@ -63,6 +64,17 @@ class StoreOutageIT {
             assertThat(health.status()).isEqualTo(503);
             assertThat(health.json().get("redis").asText()).isEqualTo("error");
             assertThat(health.json().get("database").asText()).isEqualTo("ok");
+            // the orchestrator takes the instance out of service but does not restart it: a restart brings no Redis
+            var ready = Api.anonymous().get("/health/ready");
+            assertThat(ready.status()).isEqualTo(503);
+            assertThat(ready.json().get("status").asText()).isEqualTo("DOWN");
+            assertThat(ready.json().get("checks")).anySatisfy(check -> {
+                assertThat(check.get("name").asText()).isEqualTo("redis");
+                assertThat(check.get("status").asText()).isEqualTo("DOWN");
+            });
+            var live = Api.anonymous().get("/health/live");
+            assertThat(live.status()).isEqualTo(200);
+            assertThat(live.json().get("status").asText()).isEqualTo("UP");
         } finally {
             server.startRedis();
         }
