@@ -52,6 +52,16 @@ class DockerImageTest {
     }
 
     @Test
+    void whenTheImageStartsThenTheJvmsMemoryIsBounded() throws IOException {
+        String dockerfile = Files.readString(DOCKER.resolve("Dockerfile"));
+        // the heap in JDK_JAVA_OPTIONS, which the operator may replace (docker run -e); the other bounds fixed
+        assertThat(dockerfile).containsPattern("(?m)^ENV JDK_JAVA_OPTIONS=\"-Xmx\\d+[mg]\"");
+        String entrypoint = dockerfile.substring(dockerfile.indexOf("ENTRYPOINT"));
+        assertThat(entrypoint).contains("\"-XX:MaxMetaspaceSize=", "\"-XX:MaxDirectMemorySize=",
+                "\"-XX:ReservedCodeCacheSize=").doesNotContain("-Xmx");
+    }
+
+    @Test
     void whenTheImageStartsThenTheServerRunsFromALeafCgroupAsRoot() throws IOException {
         String dockerfile = Files.readString(DOCKER.resolve("Dockerfile"));
         assertThat(dockerfile).contains("ENTRYPOINT [\"cgroup-leaf.sh\", \"java\"")

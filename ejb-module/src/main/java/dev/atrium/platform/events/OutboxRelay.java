@@ -30,7 +30,9 @@ import dev.atrium.platform.messaging.MessagingRuntime;
 /**
  * Moves events from the outbox to the broker, on one thread per instance: it publishes due rows in batches, each in one
  * broker transaction (see {@link OutboxStore#relayDue}), then waits for a commit's signal or
- * {@code atrium.outbox.poll-millis}. While the broker is unreachable or a publish fails, it backs off (0.5 s, doubling,
+ * {@code atrium.outbox.poll-millis}; after rounds that found nothing the wait doubles up to
+ * {@code atrium.outbox.idle-poll-millis}, so that an idle server does not query its database twice a second (a commit's
+ * signal still wakes it at once; the poll only finds what no signal announced). While the broker is unreachable or a publish fails, it backs off (0.5 s, doubling,
  * at most {@code atrium.outbox.max-backoff-seconds}) and the rows wait in the table; nothing is lost and nothing needs
  * a sweep. Sent rows are deleted after {@code atrium.outbox.retention-seconds}.
  */
@@ -72,6 +74,10 @@ public class OutboxRelay {
     long pollMillis;
 
     @Inject
+    @ConfigProperty(name = "atrium.outbox.idle-poll-millis", defaultValue = "5000")
+    long idlePollMillis;
+
+    @Inject
     @ConfigProperty(name = "atrium.outbox.max-backoff-seconds", defaultValue = "30")
     long maxBackoffSeconds;
 
@@ -108,6 +114,7 @@ public class OutboxRelay {
 
     private void loop() {
         long backoff = 0;
+        long wait = pollMillis;
         long lastPrune = 0;
         boolean reported = false;
         while (running) {
@@ -140,7 +147,10 @@ public class OutboxRelay {
                 }
                 backoff = 0;
                 if (round.sent() < batchSize) {
-                    signal.await(pollMillis);
+                    wait = nextWait(wait, round.sent(), pollMillis, idlePollMillis);
+                    if (signal.await(wait)) {
+                        wait = pollMillis;
+                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -158,6 +168,14 @@ public class OutboxRelay {
                 }
             }
         }
+    }
+
+    /**
+     * The wait before the next round: the poll after a round that sent something, else the previous wait doubled, at
+     * most the idle poll (never below the poll).
+     */
+    static long nextWait(long previous, int sent, long pollMillis, long idlePollMillis) {
+        return sent > 0 ? pollMillis : Math.min(previous * 2, Math.max(pollMillis, idlePollMillis));
     }
 
     // commits keep signalling while the broker is away; a backoff is not cut short by them, only by stop()

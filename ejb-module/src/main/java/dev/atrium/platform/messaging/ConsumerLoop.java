@@ -31,7 +31,11 @@ final class ConsumerLoop implements Runnable {
     }
 
     private static final Logger LOG = Logger.getLogger(ConsumerLoop.class.getName());
-    private static final long POLL_MILLIS = 500;
+    /**
+     * How long a receive waits before the loop checks whether it should stop: each empty wait asks the broker again,
+     * so an idle server's dozen consumers would wake it many times a second at a shorter one; stopping waits this long.
+     */
+    private static final long POLL_MILLIS = 2000;
     private static final long RETRY_MILLIS = 1000;
 
     private final Connection connection;
