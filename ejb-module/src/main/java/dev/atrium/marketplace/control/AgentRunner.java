@@ -13,6 +13,8 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.Permissions;
@@ -84,6 +86,7 @@ public class AgentRunner {
     AgentSecretService secrets;
 
     /** Runs {@code version} of the agent for {@code calling}; the agent's trust level sets the ceilings. */
+    @WithSpan("sandbox.run")
     public Run run(Agent agent, AgentVersion version, byte[] stdin, Calling calling) {
         if (version.bundleKey() == null) {
             throw new BusinessException(Problem.UNAVAILABLE, "This agent cannot run here",

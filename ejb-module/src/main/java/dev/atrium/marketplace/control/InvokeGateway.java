@@ -24,6 +24,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+
 import dev.atrium.ai.control.TenantService;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.control.AlertService;
@@ -176,6 +178,7 @@ public class InvokeGateway {
      * rollout (see {@link VersionRouting}); {@code maxPrice}: the most the caller agrees to pay for the whole
      * invocation, dependency calls included ({@code Atrium-Max-Price-Usd}), or null for the agent's own maximum.
      */
+    @WithSpan("invoke.gateway") // README "Traces"
     public Invocation invoke(Invoker caller, String agentRef, Integer pinnedMajor, BigDecimal maxPrice,
                              JsonValue input) {
         var rate = rate(caller);
@@ -191,6 +194,7 @@ public class InvokeGateway {
      * does not declare; 409 when the version that would serve is outside the declared range; 429
      * ({@link Problem#DEPENDENCY_CALLS_USED_UP}) past the calls one run may make.
      */
+    @WithSpan("invoke.gateway") // README "Traces"
     public Invocation invokeAsDependency(String token, String agentRef, Integer pinnedMajor, JsonValue input) {
         var grant = dependencyTokens.resolve(token)
                 .orElseThrow(() -> BusinessException.unauthenticated("Invalid or expired credentials"));

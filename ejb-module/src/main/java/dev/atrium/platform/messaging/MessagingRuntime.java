@@ -22,6 +22,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.platform.ServerResources;
+import dev.atrium.platform.telemetry.Tracing;
 
 /**
  * Owns the broker connection for the application's lifetime: starts the embedded broker, or connects to the
@@ -73,6 +74,9 @@ public class MessagingRuntime {
     @Inject
     EmbeddedBrokerAhead ahead;
 
+    @Inject
+    Tracing tracing;
+
     // the broker this instance runs, or its own client connection; null when the server's resources reach a remote one
     private volatile BrokerConnection own;
     private volatile Messaging broker;
@@ -108,6 +112,7 @@ public class MessagingRuntime {
             return;
         }
         broker = own;
+        own.traceWith(tracing.tracer());
         try {
             for (var handler : queueHandlers) {
                 own.consume(handler, threads);
