@@ -13,8 +13,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
-import io.opentelemetry.instrumentation.annotations.WithSpan;
-
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.Permissions;
@@ -82,12 +80,18 @@ public class AgentRunner {
     @Inject
     BundleCache bundles;
 
+    @Inject
+    dev.atrium.platform.telemetry.Tracing tracing;
+
     @EJB
     AgentSecretService secrets;
 
     /** Runs {@code version} of the agent for {@code calling}; the agent's trust level sets the ceilings. */
-    @WithSpan("sandbox.run")
     public Run run(Agent agent, AgentVersion version, byte[] stdin, Calling calling) {
+        return tracing.inSpan("sandbox.run", () -> runTraced(agent, version, stdin, calling));
+    }
+
+    private Run runTraced(Agent agent, AgentVersion version, byte[] stdin, Calling calling) {
         if (version.bundleKey() == null) {
             throw new BusinessException(Problem.UNAVAILABLE, "This agent cannot run here",
                     "The agent ships as a container image only (runtime.docker_image) and this platform has no "

@@ -24,8 +24,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
-import io.opentelemetry.instrumentation.annotations.WithSpan;
-
 import dev.atrium.ai.control.TenantService;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.control.AlertService;
@@ -161,6 +159,12 @@ public class InvokeGateway {
     @Inject
     MetricRegistry metrics;
 
+    /** The span of a call through the gateway (README, "Traces"). */
+    static final String SPAN = "invoke.gateway";
+
+    @Inject
+    dev.atrium.platform.telemetry.Tracing tracing;
+
     @Inject
     @ConfigProperty(name = "atrium.marketplace.invoke.per-minute", defaultValue = "100")
     int perMinute;
@@ -178,9 +182,13 @@ public class InvokeGateway {
      * rollout (see {@link VersionRouting}); {@code maxPrice}: the most the caller agrees to pay for the whole
      * invocation, dependency calls included ({@code Atrium-Max-Price-Usd}), or null for the agent's own maximum.
      */
-    @WithSpan("invoke.gateway") // README "Traces"
     public Invocation invoke(Invoker caller, String agentRef, Integer pinnedMajor, BigDecimal maxPrice,
                              JsonValue input) {
+        return tracing.inSpan(SPAN, () -> own(caller, agentRef, pinnedMajor, maxPrice, input));
+    }
+
+    private Invocation own(Invoker caller, String agentRef, Integer pinnedMajor, BigDecimal maxPrice,
+                           JsonValue input) {
         var rate = rate(caller);
         Agent agent = active(agentRef);
         AgentVersion version = routing.versionFor(agent, caller.userId(), pinnedMajor);
@@ -194,8 +202,11 @@ public class InvokeGateway {
      * does not declare; 409 when the version that would serve is outside the declared range; 429
      * ({@link Problem#DEPENDENCY_CALLS_USED_UP}) past the calls one run may make.
      */
-    @WithSpan("invoke.gateway") // README "Traces"
     public Invocation invokeAsDependency(String token, String agentRef, Integer pinnedMajor, JsonValue input) {
+        return tracing.inSpan(SPAN, () -> dependency(token, agentRef, pinnedMajor, input));
+    }
+
+    private Invocation dependency(String token, String agentRef, Integer pinnedMajor, JsonValue input) {
         var grant = dependencyTokens.resolve(token)
                 .orElseThrow(() -> BusinessException.unauthenticated("Invalid or expired credentials"));
         Agent agent = active(agentRef);

@@ -78,7 +78,8 @@ public class OutboxEvent {
     /** The event with the trace context it was written in ({@code traceParent} null or invalid: none). */
     public OutboxEvent(ApplicationEvent event, Instant createdAt, String traceParent) {
         this(event, createdAt);
-        this.traceParent = TraceParents.spanContext(traceParent).isValid() ? traceParent : null;
+        // written as the propagator writes it: never longer than the column, whatever came in
+        this.traceParent = TraceParents.of(TraceParents.parent(traceParent));
     }
 
     /** Publishing failed: count the attempt and wait {@code backoff} before the next. */

@@ -41,7 +41,7 @@ public final class ConsumerTrace implements AutoCloseable {
     }
 
     /** Starts the span of a delivery of {@code messages} (the first one leading) and makes it current. */
-    static ConsumerTrace open(Tracer tracer, String destination, List<Message> messages) {
+    public static ConsumerTrace open(Tracer tracer, String destination, List<Message> messages) {
         var producers = new ArrayList<SpanContext>();
         for (var message : messages) {
             var producer = TraceParents.spanContext(traceParent(message));

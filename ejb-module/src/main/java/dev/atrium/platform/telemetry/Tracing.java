@@ -1,5 +1,7 @@
 package dev.atrium.platform.telemetry;
 
+import java.util.function.Supplier;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -7,7 +9,9 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
 
 /**
  * The tracer of the application's own spans (the outbox relay's, the consumers'): Payara's MicroProfile Telemetry
@@ -32,6 +36,27 @@ public class Tracing {
     /** Whether spans are recorded and exported. */
     public boolean enabled() {
         return !disabled;
+    }
+
+    /**
+     * Runs {@code work} in a span of its own, a child of the current one, current while it runs; failed when
+     * {@code work} throws (the exception's type only: messages may hold a caller's data). Tracing off, just runs it.
+     * Payara's {@code @WithSpan} is not used: its interceptor makes every parameter an attribute (the caller's input
+     * would be exported) and fails on a {@code byte[]} parameter.
+     */
+    public <T> T inSpan(String name, Supplier<T> work) {
+        if (disabled) {
+            return work.get();
+        }
+        var span = tracer().spanBuilder(name).setParent(Context.current()).startSpan();
+        try (var ignored = span.makeCurrent()) {
+            return work.get();
+        } catch (RuntimeException | Error e) {
+            span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+            throw e;
+        } finally {
+            span.end();
+        }
     }
 
     /** Payara's tracer when {@link #enabled()}, the no-op tracer otherwise. */
