@@ -24,7 +24,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
  */
 final class OtlpReceiver implements AutoCloseable {
 
-    static final int KEPT = 50_000;
+    static final int KEPT = 20_000;
 
     /** One span as exported: ids in lower-case hex, the parent empty for a root. */
     record Received(String traceId, String spanId, String parentSpanId, String name, String kind,
