@@ -74,8 +74,9 @@ public class MessagingRuntime {
     @Inject
     EmbeddedBrokerAhead ahead;
 
+    // off until injected (tests that make the runtime by hand)
     @Inject
-    Tracing tracing;
+    Tracing tracing = new Tracing();
 
     // the broker this instance runs, or its own client connection; null when the server's resources reach a remote one
     private volatile BrokerConnection own;
@@ -158,6 +159,11 @@ public class MessagingRuntime {
         var all = new java.util.ArrayList<>(names);
         all.add(BrokerConnection.DEAD_LETTER_QUEUE);
         return all;
+    }
+
+    /** The tracer of the consumers, for the server's message-driven beans ({@link ConsumerTrace}). */
+    public Tracing tracing() {
+        return tracing;
     }
 
     /**

@@ -17,7 +17,6 @@ import dev.atrium.platform.messaging.ConsumerTrace;
 import dev.atrium.platform.messaging.Deliveries;
 import dev.atrium.platform.messaging.MessagingRuntime;
 import dev.atrium.platform.messaging.ServerMessaging;
-import dev.atrium.platform.telemetry.Tracing;
 
 /**
  * What every message-driven bean here does with a delivery, in the container's transaction (the resource adapter's XA
@@ -36,9 +35,6 @@ abstract class Listener implements MessageListener {
     @Inject
     OutsideTheDelivery outside;
 
-    @Inject
-    Tracing tracing;
-
     @Resource
     MessageDrivenContext context;
 
@@ -54,7 +50,7 @@ abstract class Listener implements MessageListener {
     @Override
     public void onMessage(Message message) {
         int deliveryCount = 0;
-        try (var trace = ConsumerTrace.start(tracing, destination(), List.of(message))) {
+        try (var trace = ConsumerTrace.start(runtime.tracing(), destination(), List.of(message))) {
             try {
                 deliveryCount = message.getIntProperty("JMSXDeliveryCount");
                 handle(message.getBody(String.class), deliveryCount);
