@@ -15,6 +15,7 @@ import jakarta.jms.Session;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 
+import dev.atrium.platform.telemetry.TraceParents;
 import dev.atrium.platform.telemetry.Tracing;
 
 /**
@@ -171,7 +172,7 @@ final class ConsumerLoop implements Runnable {
             batch.accept(bodies);
             if (alone != null) {
                 if (Deliveries.packed(alone.getBody(String.class))) {
-                    resendEach(Deliveries.lines(alone.getBody(String.class)));
+                    resendEach(Deliveries.lines(alone.getBody(String.class)), ConsumerTrace.traceParent(alone));
                 } else {
                     delivery.accept(alone.getBody(String.class), alone.getIntProperty("JMSXDeliveryCount"));
                 }
@@ -192,7 +193,7 @@ final class ConsumerLoop implements Runnable {
      */
     private void unpack(Message message) throws JMSException {
         try {
-            resendEach(Deliveries.lines(message.getBody(String.class)));
+            resendEach(Deliveries.lines(message.getBody(String.class)), ConsumerTrace.traceParent(message));
         } catch (JMSException | RuntimeException e) {
             LOG.log(Level.WARNING, e, () -> "Unpacking a message of " + name + " failed; rolled back");
             session.rollback();
@@ -201,10 +202,15 @@ final class ConsumerLoop implements Runnable {
         session.commit();
     }
 
-    private void resendEach(List<String> bodies) throws JMSException {
+    /** Each body a message of its own, carrying the packed message's trace ({@code traceParent} null: none). */
+    private void resendEach(List<String> bodies, String traceParent) throws JMSException {
         try (var producer = session.createProducer(session.createQueue(name))) {
             for (String body : bodies) {
-                producer.send(session.createTextMessage(body));
+                var message = session.createTextMessage(body);
+                if (TraceParents.spanContext(traceParent).isValid()) {
+                    message.setStringProperty(TraceParents.PROPERTY, traceParent);
+                }
+                producer.send(message);
             }
         }
     }
