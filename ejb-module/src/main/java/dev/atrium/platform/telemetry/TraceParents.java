@@ -6,7 +6,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.ContextKey;
 import io.opentelemetry.context.propagation.TextMapGetter;
 
 /**
@@ -20,12 +19,6 @@ public final class TraceParents {
     public static final String PROPERTY = "traceparent";
     /** {@code 00-<32 hex>-<16 hex>-<2 hex>}; longer text is refused before it is parsed. */
     public static final int LENGTH = 55;
-
-    /**
-     * The contexts of the other messages a consumer handles in one batch with the first (whose context is the
-     * parent): its span links to them.
-     */
-    public static final ContextKey<List<SpanContext>> BATCHED = ContextKey.named("atrium-batched-traceparents");
 
     private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
     private static final TextMapGetter<String> ONE_HEADER = new TextMapGetter<>() {
