@@ -96,6 +96,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private Process redis;
     private int brokerPort;
     private org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ broker;
+    private OtlpReceiver otlp;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
@@ -123,6 +124,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             throw new IllegalStateException("Annotate the test class with @ExtendWith(AtriumServer.class)");
         }
         return instance;
+    }
+
+    /** The collector the server exports its spans to (not in the embedded mode). */
+    OtlpReceiver otlp() {
+        return java.util.Objects.requireNonNull(otlp, "No collector in the embedded mode");
     }
 
     /** The stub of Stripe's API the resilience server opens top-ups with. */
@@ -338,6 +344,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_AI_MODEL_SCRIPTED_OUTPUT_PRICE", UsageReportIT.SCRIPTED_OUTPUT_PRICE);
             env.put("ATRIUM_AI_TASK_SOFT_LIMIT_SECONDS", Integer.toString(TASK_SOFT_LIMIT_SECONDS));
             env.put("ATRIUM_AI_TASK_HARD_LIMIT_SECONDS", Integer.toString(TASK_HARD_LIMIT_SECONDS));
+            // every call is traced to a collector in this JVM (TraceIT)
+            otlp = OtlpReceiver.start();
+            env.putAll(otlp.environment());
         }
         Path war = ItWar.build(Path.of(System.getProperty("atrium.war", "target/atrium.war")),
                 Path.of("target/test-classes"), work.resolve("atrium-it.war"));
@@ -657,6 +666,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         }
         if (stripe != null) {
             stripe.stop();
+        }
+        if (otlp != null) {
+            otlp.close();
         }
         if (database != null) {
             try {

@@ -83,11 +83,18 @@ public class AgentRunner {
     @Inject
     InvokeStages stages;
 
+    @Inject
+    dev.atrium.platform.telemetry.Tracing tracing;
+
     @EJB
     AgentSecretService secrets;
 
     /** Runs {@code version} of the agent for {@code calling}; the agent's trust level sets the ceilings. */
     public Run run(Agent agent, AgentVersion version, byte[] stdin, Calling calling) {
+        return tracing.inSpan("sandbox.run", () -> runTraced(agent, version, stdin, calling));
+    }
+
+    private Run runTraced(Agent agent, AgentVersion version, byte[] stdin, Calling calling) {
         if (version.bundleKey() == null) {
             throw new BusinessException(Problem.UNAVAILABLE, "This agent cannot run here",
                     "The agent ships as a container image only (runtime.docker_image) and this platform has no "

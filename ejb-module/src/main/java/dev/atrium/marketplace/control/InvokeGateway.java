@@ -159,6 +159,12 @@ public class InvokeGateway {
     @Inject
     MetricRegistry metrics;
 
+    /** The span of a call through the gateway (README, "Traces"). */
+    static final String SPAN = "invoke.gateway";
+
+    @Inject
+    dev.atrium.platform.telemetry.Tracing tracing;
+
     @Inject
     InvokeStages stages;
 
@@ -181,6 +187,11 @@ public class InvokeGateway {
      */
     public Invocation invoke(Invoker caller, String agentRef, Integer pinnedMajor, BigDecimal maxPrice,
                              JsonValue input) {
+        return tracing.inSpan(SPAN, () -> own(caller, agentRef, pinnedMajor, maxPrice, input));
+    }
+
+    private Invocation own(Invoker caller, String agentRef, Integer pinnedMajor, BigDecimal maxPrice,
+                           JsonValue input) {
         var rate = rate(caller);
         Agent agent = active(agentRef);
         AgentVersion version = routing.versionFor(agent, caller.userId(), pinnedMajor);
@@ -195,6 +206,10 @@ public class InvokeGateway {
      * ({@link Problem#DEPENDENCY_CALLS_USED_UP}) past the calls one run may make.
      */
     public Invocation invokeAsDependency(String token, String agentRef, Integer pinnedMajor, JsonValue input) {
+        return tracing.inSpan(SPAN, () -> dependency(token, agentRef, pinnedMajor, input));
+    }
+
+    private Invocation dependency(String token, String agentRef, Integer pinnedMajor, JsonValue input) {
         var grant = dependencyTokens.resolve(token)
                 .orElseThrow(() -> BusinessException.unauthenticated("Invalid or expired credentials"));
         Agent agent = active(agentRef);

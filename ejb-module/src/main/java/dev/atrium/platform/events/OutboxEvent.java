@@ -10,6 +10,8 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import dev.atrium.platform.telemetry.TraceParents;
+
 /**
  * One event waiting in the outbox, or recently sent. Its id travels with the message as the broker's duplicate-
  * detection id, so a row published twice (the relay died between the broker's receipt and its own commit) reaches
@@ -52,6 +54,9 @@ public class OutboxEvent {
     @Column(name = "sent_at")
     private Instant sentAt;
 
+    @Column(name = "trace_parent", length = TraceParents.LENGTH)
+    private String traceParent;
+
     protected OutboxEvent() {
     }
 
@@ -68,6 +73,13 @@ public class OutboxEvent {
             throw new IllegalArgumentException("An event carries ids, at most " + MAX_PAYLOAD + " characters");
         }
         this.createdAt = Objects.requireNonNull(createdAt, "createdAt");
+    }
+
+    /** The event with the trace context it was written in ({@code traceParent} null or invalid: none). */
+    public OutboxEvent(ApplicationEvent event, Instant createdAt, String traceParent) {
+        this(event, createdAt);
+        // written as the propagator writes it: never longer than the column, whatever came in
+        this.traceParent = TraceParents.of(TraceParents.parent(traceParent));
     }
 
     /** Publishing failed: count the attempt and wait {@code backoff} before the next. */
@@ -116,5 +128,10 @@ public class OutboxEvent {
 
     public Instant sentAt() {
         return sentAt;
+    }
+
+    /** The W3C traceparent of the span that wrote the event, or null. */
+    public String traceParent() {
+        return traceParent;
     }
 }

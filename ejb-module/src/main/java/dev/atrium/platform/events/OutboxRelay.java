@@ -22,10 +22,19 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+
 import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.messaging.Messaging;
 import dev.atrium.platform.messaging.MessagingException;
 import dev.atrium.platform.messaging.MessagingRuntime;
+import dev.atrium.platform.telemetry.TraceParents;
+import dev.atrium.platform.telemetry.Tracing;
 
 /**
  * Moves events from the outbox to the broker, on one thread per instance: it publishes due rows in batches, each in one
@@ -46,6 +55,8 @@ public class OutboxRelay {
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class.getName());
     private static final long FIRST_BACKOFF_MILLIS = 500;
     private static final long PRUNE_EVERY_MILLIS = 60_000;
+    /** A producer span links to at most this many other traces (a pack of events from as many calls). */
+    static final int MAX_LINKS = 128;
 
     @EJB
     MessagingRuntime messaging;
@@ -61,6 +72,9 @@ public class OutboxRelay {
 
     @Inject
     Clock clock;
+
+    @Inject
+    Tracing tracing;
 
     @Resource(lookup = ServerResources.WORKERS)
     ManagedThreadFactory threads;
@@ -94,8 +108,10 @@ public class OutboxRelay {
             throw new IllegalArgumentException("atrium.outbox.batch-size, poll-millis and max-backoff-seconds must be"
                     + " positive, retention-seconds not negative");
         }
+        // resolved here, where the application is known: the relay's thread only uses it
+        Tracer tracer = tracing.tracer();
         running = true;
-        thread = threads.newThread(this::loop);
+        thread = threads.newThread(() -> loop(tracer));
         thread.setName("atrium-outbox-relay");
         thread.start();
         LOG.info(() -> "Outbox relay started: batches of " + batchSize + ", polling every " + pollMillis + " ms");
@@ -112,7 +128,7 @@ public class OutboxRelay {
         }
     }
 
-    private void loop() {
+    private void loop(Tracer tracer) {
         long backoff = 0;
         long wait = pollMillis;
         long lastPrune = 0;
@@ -126,7 +142,7 @@ public class OutboxRelay {
                 } else if (!broker.connected()) {
                     round = new OutboxStore.Round(0, true);
                 } else {
-                    round = store.relayDue(batchSize, events -> publish(broker, events, messaging.packSizes()));
+                    round = store.relayDue(batchSize, events -> publish(broker, events, messaging.packSizes(), tracer));
                 }
                 if (System.currentTimeMillis() - lastPrune > PRUNE_EVERY_MILLIS) {
                     lastPrune = System.currentTimeMillis();
@@ -186,9 +202,9 @@ public class OutboxRelay {
         }
     }
 
-    /** {@link #publish(Messaging, List, java.util.Map)} with every event a message of its own. */
+    /** {@link #publish(Messaging, List, java.util.Map, Tracer)} with every event a message of its own, untraced. */
     static void publish(Messaging broker, List<OutboxEvent> events) {
-        publish(broker, events, java.util.Map.of());
+        publish(broker, events, java.util.Map.of(), OpenTelemetry.noop().getTracer(Tracing.SCOPE));
     }
 
     /**
@@ -196,10 +212,24 @@ public class OutboxRelay {
      * one by one. The broker rolls back a whole transaction that holds a duplicate (a message it took before the relay
      * could record its events as sent), whereas a single duplicate is simply dropped. {@code packs}: queues whose
      * consumer takes batches, with their batch size; their events travel up to that many to a message, one payload a
-     * line ({@link #messages}).
+     * line ({@link #messages}). A message whose events were written in a trace is sent in a producer span of that trace
+     * ({@link #traced}).
      */
-    static void publish(Messaging broker, List<OutboxEvent> events, java.util.Map<String, Integer> packs) {
-        var messages = messages(events, packs);
+    static void publish(Messaging broker, List<OutboxEvent> events, java.util.Map<String, Integer> packs,
+                        Tracer tracer) {
+        var spans = new java.util.ArrayList<Span>();
+        var messages = groups(events, packs).stream().map(group -> traced(group, tracer, spans)).toList();
+        try {
+            send(broker, messages);
+        } catch (RuntimeException e) {
+            spans.forEach(span -> span.setStatus(StatusCode.ERROR, "not taken by the broker"));
+            throw e;
+        } finally {
+            spans.forEach(Span::end);
+        }
+    }
+
+    private static void send(Messaging broker, List<Messaging.Outgoing> messages) {
         try {
             broker.sendAll(messages);
         } catch (MessagingException e) {
@@ -207,14 +237,37 @@ public class OutboxRelay {
                 throw e;
             }
             LOG.fine(() -> "The broker refused a batch of " + messages.size() + " messages; sending them one by one");
-            for (var message : messages) {
-                if (message.topic()) {
-                    broker.publish(message.destination(), message.body(), message.duplicateId());
-                } else {
-                    broker.send(message.destination(), message.body(), message.duplicateId());
-                }
+            messages.forEach(broker::sendAlone);
+        }
+    }
+
+    /**
+     * The message of a group of events, carrying the trace its events were written in: a producer span
+     * ({@code <destination> publish}) whose parent is the first traced event's context and which links to the other
+     * events' contexts (a pack of events from many calls), its own context in the message. Events written outside a
+     * trace make an untraced message and no span, so that nothing is recorded while tracing is off.
+     */
+    static Messaging.Outgoing traced(List<OutboxEvent> group, Tracer tracer, List<Span> spans) {
+        var message = message(group);
+        var parents = group.stream().map(OutboxEvent::traceParent).filter(java.util.Objects::nonNull).toList();
+        if (parents.isEmpty()) {
+            return message;
+        }
+        var builder = tracer.spanBuilder(message.destination() + " publish")
+                .setSpanKind(SpanKind.PRODUCER)
+                .setParent(TraceParents.parent(parents.get(0)))
+                .setAttribute("messaging.system", "activemq")
+                .setAttribute("messaging.destination.name", message.destination())
+                .setAttribute("messaging.batch.message_count", group.size());
+        for (var other : parents.subList(1, Math.min(parents.size(), MAX_LINKS))) {
+            var context = TraceParents.spanContext(other);
+            if (context.isValid()) {
+                builder.addLink(context);
             }
         }
+        var span = builder.startSpan();
+        spans.add(span);
+        return message.traced(Context.root().with(span));
     }
 
     /**
@@ -228,33 +281,38 @@ public class OutboxRelay {
      */
     static List<Messaging.Outgoing> messages(List<OutboxEvent> events,
                                                     java.util.Map<String, Integer> packs) {
-        var messages = new java.util.ArrayList<Messaging.Outgoing>();
+        return groups(events, packs).stream().map(OutboxRelay::message).toList();
+    }
+
+    /** The events of each message of {@link #messages}, in the same order. */
+    static List<List<OutboxEvent>> groups(List<OutboxEvent> events, java.util.Map<String, Integer> packs) {
+        var groups = new java.util.ArrayList<List<OutboxEvent>>();
         var packing = new java.util.LinkedHashMap<String, List<OutboxEvent>>();
         for (var event : events) {
             Integer size = event.broadcast() ? null : packs.get(event.destination());
             if (size == null || size < 2 || event.payload().indexOf('\n') >= 0 || event.payload().indexOf('\r') >= 0) {
                 if (!event.broadcast() && packing.containsKey(event.destination())) {
                     // the queue's open pack goes first, so its events keep their order
-                    messages.add(packed(packing.remove(event.destination())));
+                    groups.add(packing.remove(event.destination()));
                 }
-                messages.add(new Messaging.Outgoing(event.destination(), event.broadcast(), event.payload(),
-                        event.id().toString()));
+                groups.add(List.of(event));
                 continue;
             }
             var pack = packing.computeIfAbsent(event.destination(), d -> new java.util.ArrayList<>());
             pack.add(event);
             if (pack.size() == size) {
-                messages.add(packed(packing.remove(event.destination())));
+                groups.add(packing.remove(event.destination()));
             }
         }
-        packing.values().forEach(pack -> messages.add(packed(pack)));
-        return messages;
+        groups.addAll(packing.values());
+        return groups;
     }
 
-    private static Messaging.Outgoing packed(List<OutboxEvent> pack) {
+    private static Messaging.Outgoing message(List<OutboxEvent> pack) {
         var first = pack.get(0);
         if (pack.size() == 1) {
-            return new Messaging.Outgoing(first.destination(), false, first.payload(), first.id().toString());
+            return new Messaging.Outgoing(first.destination(), first.broadcast(), first.payload(),
+                    first.id().toString());
         }
         var body = String.join("\n", pack.stream().map(OutboxEvent::payload).toList());
         return new Messaging.Outgoing(first.destination(), false, body,

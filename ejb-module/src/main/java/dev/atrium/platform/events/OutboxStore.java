@@ -16,6 +16,8 @@ import jakarta.persistence.PersistenceContext;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.platform.telemetry.TraceParents;
+
 /**
  * The outbox table's side of the relay, each method a transaction of its own. {@link #relayDue} takes due rows with
  * {@code FOR UPDATE SKIP LOCKED} (PostgreSQL and H2 both have it): while one instance's relay holds a batch, another
@@ -52,10 +54,10 @@ public class OutboxStore {
     @ConfigProperty(name = "atrium.outbox.max-backoff-seconds", defaultValue = "30")
     long maxBackoffSeconds = 30;
 
-    /** Writes the event's row in the caller's transaction. */
+    /** Writes the event's row in the caller's transaction, with the trace context current here (if any). */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public OutboxEvent append(ApplicationEvent event) {
-        var row = new OutboxEvent(event, clock.instant());
+        var row = new OutboxEvent(event, clock.instant(), TraceParents.current());
         em.persist(row);
         return row;
     }

@@ -28,6 +28,12 @@ import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnection;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Tracer;
+
+import dev.atrium.platform.telemetry.TraceParents;
+import dev.atrium.platform.telemetry.Tracing;
+
 /**
  * The application's one connection to an Apache Artemis broker, plain Java so that it runs without a container.
  * It either starts a broker embedded in this JVM ({@link #embedded(Path)}) or connects to one at a URL
@@ -62,6 +68,7 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
     private final List<ConsumerLoop> consumers = new CopyOnWriteArrayList<>();
     private final java.util.Map<String, Destination> destinations = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
+    private volatile Tracer tracer = OpenTelemetry.noop().getTracer(Tracing.SCOPE);
 
     private record Producer(Session session, MessageProducer producer) {
     }
@@ -161,7 +168,7 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
 
     /** Sends a persistent text message to a queue, now. Thread-safe. */
     public void send(String queue, String body) {
-        sendTo(queue, false, body, null);
+        sendTo(queue, false, body, null, null);
     }
 
     /**
@@ -169,17 +176,22 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
      */
     @Override
     public void send(String queue, String body, String duplicateId) {
-        sendTo(queue, false, body, duplicateId);
+        sendTo(queue, false, body, duplicateId, null);
     }
 
     /** Publishes a text message to a topic, now: every subscriber connected at this moment receives it. */
     public void publish(String topic, String body) {
-        sendTo(topic, true, body, null);
+        sendTo(topic, true, body, null, null);
     }
 
     @Override
     public void publish(String topic, String body, String duplicateId) {
-        sendTo(topic, true, body, duplicateId);
+        sendTo(topic, true, body, duplicateId, null);
+    }
+
+    @Override
+    public void sendAlone(Outgoing message) {
+        sendTo(message.destination(), message.topic(), message.body(), message.duplicateId(), message.traceParent());
     }
 
     @Override
@@ -198,6 +210,9 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
                 var message = session.createTextMessage(outgoing.body());
                 if (outgoing.duplicateId() != null) {
                     message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), outgoing.duplicateId());
+                }
+                if (outgoing.traceParent() != null) {
+                    message.setStringProperty(TraceParents.PROPERTY, outgoing.traceParent());
                 }
                 producer.send(destination(session, outgoing.topic(), outgoing.destination()), message);
             }
@@ -231,7 +246,7 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
         }
     }
 
-    private void sendTo(String name, boolean topic, String body, String duplicateId) {
+    private void sendTo(String name, boolean topic, String body, String duplicateId, String traceParent) {
         if (closed) {
             throw new IllegalStateException("The broker connection is closed");
         }
@@ -245,6 +260,9 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
             var message = session.createTextMessage(body);
             if (duplicateId != null) {
                 message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), duplicateId);
+            }
+            if (traceParent != null) {
+                message.setStringProperty(TraceParents.PROPERTY, traceParent);
             }
             producer.producer().send(destination(session, topic, name), message);
         } catch (JMSException | RuntimeException e) {
@@ -272,6 +290,11 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
         return known;
     }
 
+    /** The tracer of the consumers started from now on: the deliveries of traced messages are spans of it. */
+    public void traceWith(Tracer tracer) {
+        this.tracer = java.util.Objects.requireNonNull(tracer, "tracer");
+    }
+
     /** Starts {@code handler.concurrency()} consumers of the handler's queue, each on a thread of its own. */
     public void consume(MessageHandler handler, ThreadFactory threads) {
         if (handler.concurrency() < 1) {
@@ -279,7 +302,7 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
         }
         for (int i = 1; i <= handler.concurrency(); i++) {
             start(new ConsumerLoop(connection, handler.queue(), false, handler::onMessage, handler::onMessages,
-                            handler.batchSize()),
+                            handler.batchSize(), tracer),
                     "queue " + handler.queue() + " #" + i, threads);
         }
     }

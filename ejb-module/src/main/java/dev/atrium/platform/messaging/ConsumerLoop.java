@@ -12,6 +12,12 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Tracer;
+
+import dev.atrium.platform.telemetry.TraceParents;
+import dev.atrium.platform.telemetry.Tracing;
+
 /**
  * One consumer on its own thread: a transacted session, a synchronous receive loop, commit when the handler
  * returns and roll back when it throws, so that the broker's redelivery settings decide what happens next.
@@ -44,17 +50,23 @@ final class ConsumerLoop implements Runnable {
     private final Delivery delivery;
     private final Batch batch;
     private final int batchSize;
+    private final Tracer tracer;
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean running = true;
     private Session session;
     private MessageConsumer consumer;
 
     ConsumerLoop(Connection connection, String name, boolean topic, Delivery delivery) {
-        this(connection, name, topic, delivery, null, 1);
+        this(connection, name, topic, delivery, null, 1, OpenTelemetry.noop().getTracer(Tracing.SCOPE));
     }
 
-    /** With {@code batchSize} above 1, first deliveries waiting in the queue are handed to {@code batch} together. */
-    ConsumerLoop(Connection connection, String name, boolean topic, Delivery delivery, Batch batch, int batchSize) {
+    /**
+     * With {@code batchSize} above 1, first deliveries waiting in the queue are handed to {@code batch} together.
+     * {@code tracer} records the deliveries of traced messages ({@link ConsumerTrace}).
+     */
+    ConsumerLoop(Connection connection, String name, boolean topic, Delivery delivery, Batch batch, int batchSize,
+                 Tracer tracer) {
+        this.tracer = tracer;
         this.connection = connection;
         this.name = name;
         this.topic = topic;
@@ -113,16 +125,19 @@ final class ConsumerLoop implements Runnable {
 
     private void handle(Message message) throws JMSException {
         int deliveryCount = message.getIntProperty("JMSXDeliveryCount");
-        try {
-            delivery.accept(message.getBody(String.class), deliveryCount);
-        } catch (Throwable e) {
-            // whatever the handler did wrong, the loop must keep serving the queue
-            LOG.log(Level.WARNING, e, () -> "Handler of " + name + " failed on delivery " + deliveryCount
-                    + "; rolled back for redelivery");
-            session.rollback();
-            return;
+        try (var trace = ConsumerTrace.open(tracer, name, List.of(message))) {
+            try {
+                delivery.accept(message.getBody(String.class), deliveryCount);
+            } catch (Throwable e) {
+                // whatever the handler did wrong, the loop must keep serving the queue
+                trace.failed(e);
+                LOG.log(Level.WARNING, e, () -> "Handler of " + name + " failed on delivery " + deliveryCount
+                        + "; rolled back for redelivery");
+                session.rollback();
+                return;
+            }
+            session.commit();
         }
-        session.commit();
     }
 
     /**
@@ -133,6 +148,7 @@ final class ConsumerLoop implements Runnable {
      */
     private void handleBatch(Message first) throws JMSException {
         var bodies = new java.util.ArrayList<>(Deliveries.lines(first.getBody(String.class)));
+        var messages = new java.util.ArrayList<Message>(List.of(first));
         Message again = null;
         while (bodies.size() < batchSize) {
             Message next = consumer.receiveNoWait();
@@ -144,18 +160,29 @@ final class ConsumerLoop implements Runnable {
                 break;
             }
             bodies.addAll(Deliveries.lines(next.getBody(String.class)));
+            messages.add(next);
         }
         Message alone = again;
+        if (alone != null) {
+            messages.add(alone);
+        }
+        try (var trace = ConsumerTrace.open(tracer, name, messages)) {
+            handleBatch(bodies, alone, trace);
+        }
+    }
+
+    private void handleBatch(List<String> bodies, Message alone, ConsumerTrace trace) throws JMSException {
         try {
             batch.accept(bodies);
             if (alone != null) {
                 if (Deliveries.packed(alone.getBody(String.class))) {
-                    resendEach(Deliveries.lines(alone.getBody(String.class)));
+                    resendEach(Deliveries.lines(alone.getBody(String.class)), ConsumerTrace.traceParent(alone));
                 } else {
                     delivery.accept(alone.getBody(String.class), alone.getIntProperty("JMSXDeliveryCount"));
                 }
             }
         } catch (Throwable e) {
+            trace.failed(e);
             LOG.log(Level.WARNING, e, () -> "Handler of " + name + " failed on a batch of " + bodies.size()
                     + "; rolled back for redelivery one by one");
             session.rollback();
@@ -170,7 +197,7 @@ final class ConsumerLoop implements Runnable {
      */
     private void unpack(Message message) throws JMSException {
         try {
-            resendEach(Deliveries.lines(message.getBody(String.class)));
+            resendEach(Deliveries.lines(message.getBody(String.class)), ConsumerTrace.traceParent(message));
         } catch (JMSException | RuntimeException e) {
             LOG.log(Level.WARNING, e, () -> "Unpacking a message of " + name + " failed; rolled back");
             session.rollback();
@@ -179,10 +206,15 @@ final class ConsumerLoop implements Runnable {
         session.commit();
     }
 
-    private void resendEach(List<String> bodies) throws JMSException {
+    /** Each body a message of its own, carrying the packed message's trace ({@code traceParent} null: none). */
+    private void resendEach(List<String> bodies, String traceParent) throws JMSException {
         try (var producer = session.createProducer(session.createQueue(name))) {
             for (String body : bodies) {
-                producer.send(session.createTextMessage(body));
+                var message = session.createTextMessage(body);
+                if (TraceParents.spanContext(traceParent).isValid()) {
+                    message.setStringProperty(TraceParents.PROPERTY, traceParent);
+                }
+                producer.send(message);
             }
         }
     }

@@ -11,8 +11,21 @@ import java.util.List;
  */
 public interface Messaging {
 
-    /** One message of {@link #sendAll}: to a topic or a queue, with an optional duplicate-detection id. */
-    record Outgoing(String destination, boolean topic, String body, String duplicateId) {
+    /**
+     * One message of {@link #sendAll}: to a topic or a queue, with an optional duplicate-detection id and an optional
+     * W3C traceparent, sent as the message property {@code traceparent} (README, "Traces").
+     */
+    record Outgoing(String destination, boolean topic, String body, String duplicateId, String traceParent) {
+
+        public Outgoing(String destination, boolean topic, String body, String duplicateId) {
+            this(destination, topic, body, duplicateId, null);
+        }
+
+        /** This message carrying {@code context}'s trace (none when it holds no valid span). */
+        public Outgoing traced(io.opentelemetry.context.Context context) {
+            return new Outgoing(destination, topic, body, duplicateId,
+                    dev.atrium.platform.telemetry.TraceParents.of(context));
+        }
     }
 
     /**
@@ -29,6 +42,12 @@ public interface Messaging {
 
     /** Publishes to a topic with a duplicate-detection id, as {@link #send(String, String, String)}. */
     void publish(String topic, String body, String duplicateId);
+
+    /**
+     * Sends one message outside a broker transaction, as {@link #send(String, String, String)} or
+     * {@link #publish(String, String, String)}: a duplicate is dropped rather than refused.
+     */
+    void sendAlone(Outgoing message);
 
     /**
      * Whether the broker can be reached now. A send while it is away would block until it is back (or time out),

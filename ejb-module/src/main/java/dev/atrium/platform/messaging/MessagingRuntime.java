@@ -22,6 +22,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.platform.ServerResources;
+import dev.atrium.platform.telemetry.Tracing;
 
 /**
  * Owns the broker connection for the application's lifetime: starts the embedded broker, or connects to the
@@ -73,6 +74,10 @@ public class MessagingRuntime {
     @Inject
     EmbeddedBrokerAhead ahead;
 
+    // off until injected (tests that make the runtime by hand)
+    @Inject
+    Tracing tracing = new Tracing();
+
     // the broker this instance runs, or its own client connection; null when the server's resources reach a remote one
     private volatile BrokerConnection own;
     private volatile Messaging broker;
@@ -108,6 +113,7 @@ public class MessagingRuntime {
             return;
         }
         broker = own;
+        own.traceWith(tracing.tracer());
         try {
             for (var handler : queueHandlers) {
                 own.consume(handler, threads);
@@ -153,6 +159,11 @@ public class MessagingRuntime {
         var all = new java.util.ArrayList<>(names);
         all.add(BrokerConnection.DEAD_LETTER_QUEUE);
         return all;
+    }
+
+    /** The tracer of the consumers, for the server's message-driven beans ({@link ConsumerTrace}). */
+    public Tracing tracing() {
+        return tracing;
     }
 
     /**

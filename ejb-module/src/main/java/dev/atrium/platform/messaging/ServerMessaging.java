@@ -21,6 +21,8 @@ import jakarta.jms.Session;
 
 import org.apache.activemq.artemis.api.core.Message;
 
+import dev.atrium.platform.telemetry.TraceParents;
+
 /**
  * Messaging through the resources Payara Server manages: the connection factory {@value #CONNECTION_FACTORY} of
  * Artemis's resource adapter (its pool is the server's, sized and watched from the admin console) and the queues and
@@ -63,8 +65,11 @@ public class ServerMessaging implements Messaging {
              var session = connection.createSession()) {
             var producer = session.createProducer(null);
             for (var outgoing : messages) {
-                producer.send(destination(session, outgoing.topic(), outgoing.destination()),
-                        message(session, outgoing.body(), outgoing.duplicateId()));
+                var message = message(session, outgoing.body(), outgoing.duplicateId());
+                if (outgoing.traceParent() != null) {
+                    message.setStringProperty(TraceParents.PROPERTY, outgoing.traceParent());
+                }
+                producer.send(destination(session, outgoing.topic(), outgoing.destination()), message);
             }
         } catch (JMSException | RuntimeException e) {
             throw new MessagingException("Cannot send " + messages.size() + " messages", e);
@@ -81,11 +86,24 @@ public class ServerMessaging implements Messaging {
         sendOne(topic, true, body, duplicateId);
     }
 
+    @Override
+    public void sendAlone(Outgoing message) {
+        sendOne(message.destination(), message.topic(), message.body(), message.duplicateId(), message.traceParent());
+    }
+
     private void sendOne(String name, boolean topic, String body, String duplicateId) {
+        sendOne(name, topic, body, duplicateId, null);
+    }
+
+    private void sendOne(String name, boolean topic, String body, String duplicateId, String traceParent) {
         try (var connection = factory().createConnection();
              var session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              var producer = session.createProducer(null)) {
-            producer.send(destination(session, topic, name), message(session, body, duplicateId));
+            var message = message(session, body, duplicateId);
+            if (traceParent != null) {
+                message.setStringProperty(TraceParents.PROPERTY, traceParent);
+            }
+            producer.send(destination(session, topic, name), message);
         } catch (JMSException | RuntimeException e) {
             throw new MessagingException("Cannot send to " + name, e);
         }

@@ -13,6 +13,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 
+import dev.atrium.platform.messaging.ConsumerTrace;
 import dev.atrium.platform.messaging.Deliveries;
 import dev.atrium.platform.messaging.MessagingRuntime;
 import dev.atrium.platform.messaging.ServerMessaging;
@@ -49,9 +50,14 @@ abstract class Listener implements MessageListener {
     @Override
     public void onMessage(Message message) {
         int deliveryCount = 0;
-        try {
-            deliveryCount = message.getIntProperty("JMSXDeliveryCount");
-            handle(message.getBody(String.class), deliveryCount);
+        try (var trace = ConsumerTrace.start(runtime.tracing(), destination(), List.of(message))) {
+            try {
+                deliveryCount = message.getIntProperty("JMSXDeliveryCount");
+                handle(message.getBody(String.class), deliveryCount);
+            } catch (Exception e) {
+                trace.failed(e);
+                throw e;
+            }
         } catch (Exception e) {
             int count = deliveryCount;
             LOG.log(Level.WARNING, e, () -> "Handler of " + destination() + " failed on delivery " + count
