@@ -78,8 +78,8 @@ class ApiPageIT {
         assertThat(((Number) operations).intValue()).as("the operations the page lists").isGreaterThan(100);
         Object tags = browser.driver.executeScript(
                 "return window.ui.specSelectors.taggedOperations().keySeq().toArray()");
-        assertThat((List<?>) tags).as("the sections the page shows").contains("ai", "identity", "marketplace",
-                "billing", "operations");
+        assertThat(((List<?>) tags).stream().map(String::valueOf).toList()).as("the sections the page shows")
+                .contains("ai", "identity", "marketplace", "billing", "operations");
         browser.screenshot("api-page");
         WebElement health = browser.await(By.id("operations-operations-HealthResource_health"));
 

@@ -1,5 +1,6 @@
 package dev.atrium.platform.persistence;
 
+import java.sql.SQLException;
 import java.util.logging.Logger;
 
 import javax.sql.DataSource;
@@ -41,7 +42,17 @@ public class DatabaseMigrations {
                 .outOfOrder(true)
                 .load()
                 .migrate();
-        LOG.info(() -> "Database schema at version " + result.targetSchemaVersion
+        LOG.info(() -> "Database: " + product() + ", schema at version " + result.targetSchemaVersion
                 + " (" + result.migrationsExecuted + " migrations applied now)");
+    }
+
+    /** The database's product and version for the start log; its address stays out (it may carry credentials). */
+    private String product() {
+        try (var connection = dataSource.getConnection()) {
+            var meta = connection.getMetaData();
+            return meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
+        } catch (SQLException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
     }
 }
