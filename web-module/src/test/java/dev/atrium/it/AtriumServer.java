@@ -91,6 +91,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             Pattern.compile("\"Deployed\": \\[\\s*\\]");
     private static final Pattern BOOT_COMMAND_FAILED = Pattern.compile("Boot Command \\S+ failed");
     private long logStart;
+    private long logReady;
     private Map<String, String> environment;
     private int redisPort;
     private Process redis;
@@ -361,6 +362,11 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 "--rootdir", "(set at each launch)",
                 "--prebootcommandfile",
                 Path.of("../server-config/payara/atrium.asadmin").toAbsolutePath().toString()));
+        if (throughLauncher()) {
+            // Payara's logging as scripts/run sets it: the quiet start (QuietStartIT)
+            command.addAll(List.of("--logproperties",
+                    Path.of("../server-config/payara/logging.properties").toAbsolutePath().toString()));
+        }
         environment = env;
         Files.deleteIfExists(log);
         launch();
@@ -380,8 +386,15 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         long started = System.nanoTime();
         process = builder.start();
         awaitHealthy();
+        logReady = Files.size(log);
         System.out.printf("Atrium (%s) ready at %s after %.1f s%n", mode, baseUrl(),
                 (System.nanoTime() - started) / 1e9);
+    }
+
+    /** What the latest launch logged until it answered its first health check: the start's log. */
+    public String startLog() throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        return new String(all, (int) logStart, (int) (logReady - logStart), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The Redis the server uses: in resilience mode this run's own. */

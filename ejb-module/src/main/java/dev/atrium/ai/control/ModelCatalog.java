@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
@@ -83,7 +84,8 @@ public class ModelCatalog {
                 .filter(models::containsKey)
                 .orElseGet(() -> loaded.values().stream().filter(m -> m.allows(Tier.FREE)).findFirst()
                         .orElse(loaded.values().iterator().next()).id());
-        LOG.info(() -> "Model catalog: " + loaded.values().stream()
+        // the start log's one line on models: this, or the warning that only echo answers
+        LOG.log(echoOnly ? Level.FINE : Level.INFO, () -> "Models: " + loaded.values().stream()
                 .map(m -> m.id() + " (" + m.provider() + ", " + m.tiers().stream().map(Tier::value).sorted()
                         .collect(Collectors.joining("/")) + ")").collect(Collectors.joining(", "))
                 + "; default " + defaultModel);
@@ -102,7 +104,7 @@ public class ModelCatalog {
      */
     void started(@Observes @Initialized(ApplicationScoped.class) Object event) {
         if (echoOnly) {
-            LOG.warning("No language model is configured (ATRIUM_LLM_BASE_URL is not set): only the echo development "
+            LOG.warning("Models: No language model is configured (ATRIUM_LLM_BASE_URL is not set): only the echo development "
                     + "model answers, repeating the last message; /health shows \"models\": \"echo only\"");
         }
     }

@@ -49,9 +49,11 @@ public class PaymentsSetting {
             throw e;
         }
         if (TopUps.EMBEDDED.equals(processor)) {
-            LOG.warning("No payment processor is configured (" + ENV + " is not set or embedded): every top-up is "
+            LOG.warning("Payments: No payment processor is configured (" + ENV + " is not set or embedded): every top-up is "
                     + "credited at once and for free, for development only; /health shows \"payments\": \""
                     + describe(processor) + "\"");
+        } else {
+            LOG.info(() -> "Payments: " + describe(processor));
         }
     }
 

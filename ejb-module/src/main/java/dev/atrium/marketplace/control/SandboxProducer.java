@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
@@ -33,9 +35,14 @@ public class SandboxProducer {
         if (capabilities.canRunUntrusted()) {
             LOG.info(() -> "Sandbox: " + capabilities.adapter() + ", cgroup " + capabilities.cgroupVersion());
         } else {
-            LOG.warning(() -> "Sandbox cannot enforce limits; untrusted agents are refused: "
+            LOG.warning(() -> "Sandbox: cannot enforce limits; untrusted agents are refused: "
                     + String.join("; ", capabilities.problems()));
         }
         return executor;
+    }
+
+    /** Made at start rather than at the first invoke, so that the start log names the sandbox (README, "Start-up"). */
+    void atStart(@Observes @Initialized(ApplicationScoped.class) Object event, Executor executor) {
+        executor.capabilities();
     }
 }

@@ -61,12 +61,12 @@ public class MailTransportProducer {
         }
         var host = smtpHost.map(String::trim).filter(h -> !h.isEmpty());
         if (host.isPresent()) {
-            LOG.info(() -> "Outgoing mail goes to the SMTP server " + host.get() + ":" + smtpPort);
+            LOG.info(() -> "Mail: to the SMTP server " + host.get() + ":" + smtpPort);
             return new SmtpMailTransport(SmtpMailTransport.session(host.get(), smtpPort, smtpUser.orElse(null),
                     smtpPassword.orElse(null), smtpStarttls), sender, clock);
         }
         var outbox = Path.of(dataDir).toAbsolutePath().normalize().resolve("outbox");
-        LOG.info(() -> "Outgoing mail is written to " + outbox + " (no atrium.smtp.host set)");
+        LOG.info(() -> "Mail: written to " + outbox + " (no atrium.smtp.host set)");
         return new OutboxMailTransport(outbox, sender, clock);
     }
 }

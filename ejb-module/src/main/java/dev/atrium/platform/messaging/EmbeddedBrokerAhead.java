@@ -31,6 +31,7 @@ public class EmbeddedBrokerAhead implements Extension {
 
     private volatile StartedAhead<BrokerConnection> ahead;
     private volatile Path directory;
+    private volatile boolean tookAhead;
 
     void begin(@Observes BeforeBeanDiscovery event) {
         Config config = ConfigProvider.getConfig();
@@ -60,12 +61,18 @@ public class EmbeddedBrokerAhead implements Extension {
         if (started != null && dir.equals(directory)) {
             Optional<BrokerConnection> broker = started.take();
             if (broker.isPresent()) {
+                tookAhead = true;
                 return broker.get();
             }
         }
         // the broker started ahead listens in-VM at the address this one takes: it must be gone first
         discard();
         return BrokerConnection.embedded(dir);
+    }
+
+    /** Whether {@link #embedded} handed out the broker started ahead (the start log says so). */
+    boolean tookAhead() {
+        return tookAhead;
     }
 
     /**

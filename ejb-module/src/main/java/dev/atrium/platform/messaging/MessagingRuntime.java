@@ -91,12 +91,13 @@ public class MessagingRuntime {
         if (url.isEmpty()) {
             var directory = EmbeddedBrokerAhead.directory(dataDir);
             own = ahead.embedded(directory);
-            LOG.info(() -> "Embedded broker started, journal in " + directory);
+            String how = ahead.tookAhead() ? " (started ahead, beside the deployment)" : "";
+            LOG.info(() -> "Broker: Embedded broker started" + how + ", journal in " + directory);
         } else {
             ahead.discard();
             if (!serverManaged) {
                 own = BrokerConnection.remote(url.get());
-                LOG.info(() -> "Messaging on the broker at " + BrokerConnection.withoutParameters(url.get()));
+                LOG.info(() -> "Broker: messaging on the broker at " + BrokerConnection.withoutParameters(url.get()));
             }
         }
         var sizes = new java.util.TreeMap<String, Integer>();
@@ -117,12 +118,12 @@ public class MessagingRuntime {
         try {
             for (var handler : queueHandlers) {
                 own.consume(handler, threads);
-                LOG.info(() -> "Consuming queue " + handler.queue() + " with " + handler.concurrency()
+                LOG.fine(() -> "Consuming queue " + handler.queue() + " with " + handler.concurrency()
                         + " consumer(s)");
             }
             for (var handler : topicHandlers) {
                 own.subscribe(handler, threads);
-                LOG.info(() -> "Subscribed to topic " + handler.topic());
+                LOG.fine(() -> "Subscribed to topic " + handler.topic());
             }
         } catch (RuntimeException e) {
             own.close();

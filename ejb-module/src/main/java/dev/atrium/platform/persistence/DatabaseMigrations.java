@@ -1,5 +1,6 @@
 package dev.atrium.platform.persistence;
 
+import java.sql.SQLException;
 import java.util.logging.Logger;
 
 import javax.sql.DataSource;
@@ -49,7 +50,7 @@ public class DatabaseMigrations {
         // Flyway names no target when nothing was new: the schema stayed at its initial version
         schemaVersion = java.util.Objects.requireNonNullElse(result.targetSchemaVersion,
                 java.util.Objects.requireNonNullElse(result.initialSchemaVersion, "none"));
-        LOG.info(() -> "Database schema at version " + result.targetSchemaVersion
+        LOG.info(() -> "Database: " + product() + ", schema at version " + result.targetSchemaVersion
                 + " (" + result.migrationsExecuted + " migrations applied now)");
     }
 
@@ -57,5 +58,15 @@ public class DatabaseMigrations {
     @Lock(LockType.READ)
     public java.util.Optional<String> schemaVersion() {
         return java.util.Optional.ofNullable(schemaVersion);
+    }
+
+    /** The database's product and version for the start log; its address stays out (it may carry credentials). */
+    private String product() {
+        try (var connection = dataSource.getConnection()) {
+            var meta = connection.getMetaData();
+            return meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
+        } catch (SQLException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
     }
 }

@@ -10,8 +10,12 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import dev.atrium.platform.error.Problem;
 
-/** Answers errors raised by the container itself (outside JAX-RS) with the same envelope. */
-@WebServlet(urlPatterns = "/error-envelope")
+/**
+ * Answers errors raised by the container itself (outside JAX-RS) with the same envelope. It also takes
+ * {@code /webjars/*}, which the container would otherwise serve from the WebJars' {@code META-INF/resources}: Swagger
+ * UI's demonstration page among them. The API page serves the files it needs itself ({@code /openapi/ui}).
+ */
+@WebServlet(urlPatterns = {"/error-envelope", "/webjars/*"})
 public class ErrorEnvelopeServlet extends HttpServlet {
 
     @Override

@@ -240,7 +240,7 @@ class ServerConfigurationTest {
                 .isLessThan(server.indexOf("apply \"$config/atrium.asadmin\""));
         try (var files = Files.list(CONFIG)) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
-                    .containsExactly("atrium.asadmin", "ear", "server-domain.asadmin");
+                    .containsExactly("atrium.asadmin", "ear", "logging.properties", "server-domain.asadmin");
         }
         // ear/: what the EAR carries into Payara Server (its JMS resources on Artemis's resource adapter)
         assertThat(Files.readString(ROOT.resolve("ear/pom.xml")))
