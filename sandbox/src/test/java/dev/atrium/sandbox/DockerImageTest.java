@@ -59,6 +59,8 @@ class DockerImageTest {
         String entrypoint = dockerfile.substring(dockerfile.indexOf("ENTRYPOINT"));
         assertThat(entrypoint).contains("\"-XX:MaxMetaspaceSize=", "\"-XX:MaxDirectMemorySize=",
                 "\"-XX:ReservedCodeCacheSize=").doesNotContain("-Xmx");
+        // and it starts as quietly as scripts/run: Payara's logging settings, no bundled trust store to dump
+        assertThat(entrypoint).contains("\"--logproperties\", \"logging.properties\"", "-Djavax.net.ssl.trustStore=");
     }
 
     @Test
