@@ -45,6 +45,13 @@ class BatchRepositoryMigrationTest {
     }
 
     @Test
+    void whenTheRuntimeIsConfiguredThenItsTablePrefixIsTheOneTheMigrationNames() throws Exception {
+        var asadmin = java.nio.file.Files.readString(java.nio.file.Path.of("../server-config/payara/atrium.asadmin"));
+
+        assertThat(asadmin).contains("batch-runtime-configuration.table-prefix=jbatch\n");
+    }
+
+    @Test
     void whenTheRuntimeWritesAndReadsItsRowsOnH2ThenItsStatementsWork() throws SQLException {
         DataSource ds = TestDatabases.dataSource("jbatch-rows");
         TestDatabases.migrate(ds);
