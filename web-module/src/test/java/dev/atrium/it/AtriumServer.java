@@ -264,6 +264,14 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_BASE_URL", baseUrl());
             env.put("ATRIUM_SSO_ALLOWED_REDIRECTS", SSO_SERVICE);
         }
+        if (throughLauncher()) {
+            // settings, no backend (EmbeddedBatchJobsIT): an administrator to run the jobs, the account a payout file
+            // debits, and each test client's own address (Api), so that login limits per address keep apart
+            env.put("ATRIUM_ADMIN_EMAIL", ADMIN_EMAIL);
+            env.put("ATRIUM_ADMIN_PASSWORD", ADMIN_PASSWORD);
+            env.put("ATRIUM_BILLING_PAYOUT_DEBTOR_IBAN", "DE89370400440532013000");
+            env.put("ATRIUM_HTTP_TRUSTED_PROXIES", "127.0.0.1,::1");
+        }
         if (!embedded()) {
             if (resilience()) {
                 redisPort = freePort();

@@ -442,7 +442,7 @@ class BillingIT {
         assertThat(user.api().get("/v1/admin/billing/payout-runs/" + month).status()).isEqualTo(403);
     }
 
-    private static void validatePain001(byte[] xml) throws Exception {
+    static void validatePain001(byte[] xml) throws Exception {
         var factory = javax.xml.validation.SchemaFactory.newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI);
         try (var xsd = BillingIT.class.getClassLoader().getResourceAsStream("pain.001.001.09.xsd")) {
             assertThat(xsd).isNotNull();

@@ -83,13 +83,18 @@ public class UsageQueries {
                            BigDecimal developerShare) {
     }
 
-    /** Each agent called between the instants, by name. */
+    /**
+     * Each agent called between the instants, by name. Native SQL: for {@code u.succeeded = TRUE} inside a CASE
+     * EclipseLink binds 1 on H2, which H2 will not compare with a boolean.
+     */
+    @SuppressWarnings("unchecked")
     public java.util.List<AgentDay> byAgent(Instant start, Instant end) {
-        var rows = em.createQuery("SELECT a.id, a.name, COUNT(u), SUM(CASE WHEN u.succeeded = TRUE THEN 1 ELSE 0 END), "
-                        + "SUM(u.priceCharged), SUM(u.developerShare) FROM AgentUsage u, Agent a WHERE a.id = u.agentId "
-                        + "AND u.timestamp >= :start AND u.timestamp < :end GROUP BY a.id, a.name ORDER BY a.name",
-                        Object[].class)
-                .setParameter("start", start).setParameter("end", end).getResultList();
+        java.util.List<Object[]> rows = em.createNativeQuery("SELECT a.id, a.name, COUNT(*), "
+                        + "SUM(CASE WHEN u.succeeded THEN 1 ELSE 0 END), SUM(u.price_charged), SUM(u.developer_share) "
+                        + "FROM agent_usage_records u JOIN agents a ON a.id = u.agent_id "
+                        + "WHERE u.recorded_at >= ? AND u.recorded_at < ? GROUP BY a.id, a.name ORDER BY a.name")
+                .setParameter(1, java.sql.Timestamp.from(start)).setParameter(2, java.sql.Timestamp.from(end))
+                .getResultList();
         return rows.stream().map(r -> new AgentDay((UUID) r[0], (String) r[1], ((Number) r[2]).longValue(),
                 ((Number) r[3]).longValue(), money(r[4]), money(r[5]))).toList();
     }

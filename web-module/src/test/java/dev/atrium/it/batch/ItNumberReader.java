@@ -8,7 +8,10 @@ import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
-/** Reads 1..count, restarting after the last checkpoint. */
+/**
+ * Reads 1..count, restarting after the last checkpoint. With {@code failAt} above 0 a first execution fails as it
+ * reaches that number (its chunk rolled back); a restart, which begins at a checkpoint, reads on past it.
+ */
 @Named
 @Dependent
 public class ItNumberReader extends AbstractItemReader {
@@ -17,15 +20,25 @@ public class ItNumberReader extends AbstractItemReader {
     @BatchProperty
     String count;
 
+    @Inject
+    @BatchProperty
+    String failAt;
+
     private int next;
+
+    private boolean restarted;
 
     @Override
     public void open(Serializable checkpoint) {
-        next = checkpoint == null ? 1 : (Integer) checkpoint;
+        restarted = checkpoint != null;
+        next = restarted ? (Integer) checkpoint : 1;
     }
 
     @Override
     public Object readItem() {
+        if (!restarted && next == Integer.parseInt(failAt)) {
+            throw new IllegalStateException("fail_at " + failAt + " reached");
+        }
         return next <= Integer.parseInt(count) ? next++ : null;
     }
 
