@@ -50,7 +50,8 @@ class ServerConfigurationTest {
         // the JDK reads it once, before its first HTTP client: a JVM option, never set by the application
         String option = "-Djdk.httpclient.connectionPoolSize=20";
         assertThat(Files.readString(ROOT.resolve("scripts/run"))).contains("java " + option + " ");
-        assertThat(Files.readString(ROOT.resolve("docker/Dockerfile"))).contains("\"java\", \"" + option + "\"");
+        String dockerfile = Files.readString(ROOT.resolve("docker/Dockerfile"));
+        assertThat(dockerfile.substring(dockerfile.indexOf("ENTRYPOINT"))).contains("\"" + option + "\"");
         assertThat(Files.readString(CONFIG.resolve("server-domain.asadmin"))).contains("create-jvm-options " + option);
         assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
                 .contains("\"" + option + "\"");
@@ -76,7 +77,8 @@ class ServerConfigurationTest {
     void whenTheRunScriptStartsPayaraMicroThenItTakesTheLauncherTheIntegrationTestsStartFrom() throws IOException {
         // the embedded integration tests start from the same script's arguments and check the archive is used
         String run = Files.readString(ROOT.resolve("scripts/run"));
-        assertThat(run).contains("mapfile -t launch < <(scripts/launcher command \"$data/payara\")",
+        assertThat(run).contains("launch_lines=$(scripts/launcher command \"$data/payara\")",
+                "mapfile -t launch <<< \"$launch_lines\"",
                 "deploy=$(scripts/launcher unpacked \"$war\")", "\"${launch[@]}\" \\\n  --deploy \"$deploy\"")
                 .doesNotContain("-jar \"$runtime\"");
         assertThat(Files.readString(ROOT.resolve("scripts/build")))
@@ -147,13 +149,56 @@ class ServerConfigurationTest {
 
     /** What {@code scripts/launcher command} prints before the launcher's own arguments, with JAVA_OPTS as given. */
     private static List<String> launcherArguments(String javaOpts, Path runtimeDir) throws Exception {
+        return launcherArguments(javaOpts, null, runtimeDir, 0);
+    }
+
+    private static List<String> launcherArguments(String javaOpts, String heap, Path runtimeDir, int exit)
+            throws Exception {
         var builder = new ProcessBuilder("bash", ROOT.resolve("scripts/launcher").toString(), "command",
                 runtimeDir.toString()).redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().put("JAVA_OPTS", javaOpts);
+        builder.environment().remove("ATRIUM_HEAP");
+        if (heap != null) {
+            builder.environment().put("ATRIUM_HEAP", heap);
+        }
         Process process = builder.start();
         List<String> lines = new String(process.getInputStream().readAllBytes()).lines().toList();
-        assertThat(process.waitFor()).isZero();
+        if (exit == 0) {
+            assertThat(process.waitFor()).isZero();
+        } else {
+            assertThat(process.waitFor()).isNotZero();
+        }
         return lines;
+    }
+
+    private static final List<String> BOUNDS = List.of("-XX:MaxMetaspaceSize=512m", "-XX:MaxDirectMemorySize=256m",
+            "-XX:ReservedCodeCacheSize=128m");
+
+    @ParameterizedTest(name = "JAVA_OPTS \"{0}\", ATRIUM_HEAP \"{1}\"")
+    @CsvSource(delimiter = '|', nullValues = "-", value = {
+        "                                   | -     | -Xmx512m | true",
+        "                                   | 2g    | -Xmx2g   | true",
+        "                                   | 768M  | -Xmx768M | true",
+        "                                   | off   | -        | false",
+        "-Xmx3g                             | -     | -        | true",
+        "-Xmx3g -XX:MaxMetaspaceSize=1g      | 1g    | -        | true"})
+    void whenTheLauncherStartsTheJvmThenItsMemoryIsBoundedUnlessTheOperatorSaysOtherwise(String javaOpts, String heap,
+            String expectedHeap, boolean bounded, @TempDir Path runtimeDir) throws Exception {
+        List<String> arguments = launcherArguments(javaOpts == null ? "" : javaOpts, heap,
+                runtimeDir.resolve("payara"), 0);
+        var heaps = arguments.stream().filter(a -> a.startsWith("-Xmx")).toList();
+        assertThat(heaps).isEqualTo(expectedHeap == null ? List.of() : List.of(expectedHeap));
+        for (String bound : BOUNDS) {
+            boolean named = javaOpts != null && javaOpts.contains(bound.substring(0, bound.indexOf('=') + 1));
+            assertThat(arguments.contains(bound)).as(bound).isEqualTo(bounded && !named);
+        }
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"lots", "512 m", "-1g", "1g;touch /tmp/x", "$(id)", "1t"})
+    void whenTheHeapSettingIsNotASizeThenTheLauncherRefusesToStart(String heap, @TempDir Path runtimeDir)
+            throws Exception {
+        launcherArguments("", heap, runtimeDir.resolve("payara"), 1);
     }
 
     @ParameterizedTest(name = "JAVA_OPTS \"{0}\"")
