@@ -31,6 +31,10 @@ import dev.atrium.billing.entity.Money;
 public class Ledger {
 
     /** One amount on one account of an entry to post. */
+    /** The order every writer makes missing accounts in (see {@link #accountIds}). */
+    static final java.util.Comparator<Line> CREATION_ORDER = java.util.Comparator
+            .comparing((Line l) -> l.kind().name()).thenComparingLong(Line::owner);
+
     public record Line(AccountKind kind, long owner, BigDecimal amount) {
     }
 
@@ -170,9 +174,10 @@ public class Ledger {
                 byKey.put(key, (java.util.UUID) row[0]);
             }
         }
-        for (Line l : lines) {
-            byKey.computeIfAbsent(key(l), k -> account(l.kind(), l.owner()).id());
-        }
+        // missing accounts are made in the ledger's one order of creation (kind, then owner): two transactions making
+        // the same new accounts in opposite orders would each wait for the other's insert into the unique index
+        lines.stream().filter(l -> !byKey.containsKey(key(l))).sorted(CREATION_ORDER)
+                .forEach(l -> byKey.computeIfAbsent(key(l), k -> account(l.kind(), l.owner()).id()));
         return byKey;
     }
 

@@ -100,7 +100,9 @@ public class Payouts {
         int paid = 0;
         // every account the chunk may move, locked up front in the ledger's one order
         var chunkAccounts = new java.util.ArrayList<java.util.UUID>();
-        developers.forEach(d -> chunkAccounts.add(ledger.account(AccountKind.DEVELOPER_EARNINGS, d).id()));
+        // made, where missing, in the ledger's order of creation (kind, then owner), as a billing batch makes them
+        developers.stream().sorted().forEach(d -> chunkAccounts.add(
+                ledger.account(AccountKind.DEVELOPER_EARNINGS, d).id()));
         chunkAccounts.add(ledger.account(AccountKind.PAYOUTS, BillingAccount.PLATFORM).id());
         ledger.lockInOrder(chunkAccounts);
         for (long developer : developers) {
