@@ -445,6 +445,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             var peerEnvironment = new HashMap<>(environment);
             peerEnvironment.put("ATRIUM_HTTP_PORT", Integer.toString(peerPort));
             peerEnvironment.put("ATRIUM_DATA_DIR", work.resolve(mode + "-peer-data-" + stamp).toString());
+            // one object store for both, as a cluster shares its S3 bucket: the agents' bundles, files and reports
+            // either instance stored (the first instance's default store, under its data directory)
+            peerEnvironment.putIfAbsent("ATRIUM_OBJECT_STORE", "file:" + dataDir.resolve("objects"));
             peerEnvironment.put("ATRIUM_BASE_URL", baseUrl());
             peerEnvironment.remove("ATRIUM_TEST_CRASH_AFTER_COMMIT");
             var builder = new ProcessBuilder(peerCommand).redirectErrorStream(true)
