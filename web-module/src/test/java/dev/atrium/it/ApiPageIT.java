@@ -9,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,11 +29,7 @@ class ApiPageIT {
 
     @BeforeAll
     static void open() {
-        if (!ConsoleBrowser.available()) {
-            Assumptions.assumeFalse(Boolean.parseBoolean(System.getenv("ATRIUM_TEST_REQUIRE_SERVICES")),
-                    "chromium and chromedriver are required: run scripts/services");
-            Assumptions.abort("chromium or chromedriver is missing: run scripts/services");
-        }
+        ConsoleBrowser.requireAvailable();
         browser = new ConsoleBrowser();
         ConsoleBrowser.OnFailure.current = browser;
     }

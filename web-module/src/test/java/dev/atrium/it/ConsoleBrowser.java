@@ -58,6 +58,20 @@ public final class ConsoleBrowser implements AutoCloseable {
         return Files.isExecutable(Path.of(CHROMIUM)) && Files.isExecutable(Path.of(DRIVER));
     }
 
+    /**
+     * For a browser test's set-up: fails when the browser is missing and scripts/test asked for every service
+     * ({@code ATRIUM_TEST_REQUIRE_SERVICES}); on a developer's machine without one, skips the class.
+     */
+    static void requireAvailable() {
+        if (available()) {
+            return;
+        }
+        if (Boolean.parseBoolean(System.getenv("ATRIUM_TEST_REQUIRE_SERVICES"))) {
+            throw new IllegalStateException("chromium and chromedriver are required: run scripts/services");
+        }
+        org.junit.jupiter.api.Assumptions.abort("chromium or chromedriver is missing: run scripts/services");
+    }
+
     void open(String pathAndHash) {
         driver.get(AtriumServer.get().baseUrl() + pathAndHash);
     }

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -42,12 +41,7 @@ class ConsoleIT {
 
     @BeforeAll
     static void open() {
-        if (!ConsoleBrowser.available()) {
-            // scripts/test asks for every service; a developer's machine without a browser skips
-            Assumptions.assumeFalse(Boolean.parseBoolean(System.getenv("ATRIUM_TEST_REQUIRE_SERVICES")),
-                    "chromium and chromedriver are required: run scripts/services");
-            Assumptions.abort("chromium or chromedriver is missing: run scripts/services");
-        }
+        ConsoleBrowser.requireAvailable();
         staff = MarketplaceFixtures.staff();
         browser = new ConsoleBrowser();
         ConsoleBrowser.OnFailure.current = browser;
