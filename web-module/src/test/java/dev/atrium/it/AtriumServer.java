@@ -165,6 +165,17 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         return launched;
     }
 
+    /** {@code scripts/launcher defaults}: the memory bounds, the collector and the trust store scripts/run sets. */
+    private List<String> jvmDefaults() throws Exception {
+        Process defaults = new ProcessBuilder("bash", Path.of("../scripts/launcher").toAbsolutePath().normalize()
+                .toString(), "defaults").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> options = new String(defaults.getInputStream().readAllBytes()).lines().toList();
+        if (!defaults.waitFor(2, TimeUnit.MINUTES) || defaults.exitValue() != 0 || options.isEmpty()) {
+            throw new IllegalStateException("scripts/launcher defaults failed: " + options);
+        }
+        return options;
+    }
+
     private List<String> launcherCommand(Path root) throws Exception {
         Path script = Path.of("../scripts/launcher").toAbsolutePath().normalize();
         Path launcherLog = work.resolve("launcher.log");
@@ -359,7 +370,10 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         }
         Path war = ItWar.build(Path.of(System.getProperty("atrium.war", "target/atrium.war")),
                 Path.of("target/test-classes"), work.resolve("atrium-it.war"));
-        command = new ArrayList<>(List.of(javaBin(), "-Xmx768m", "-Djdk.httpclient.connectionPoolSize=20", "-jar",
+        // the JVM's settings as every launcher takes them (the collector, the heap and the other memory bounds)
+        command = new ArrayList<>(List.of(javaBin()));
+        command.addAll(jvmDefaults());
+        command.addAll(List.of("-Djdk.httpclient.connectionPoolSize=20", "-jar",
                 System.getProperty("payara.jar", "target/payara-micro.jar"),
                 "--deploy", war.toString(), "--contextroot", "/",
                 // the reports subsystem beside it, as an operator deploys it (README, "Reports")

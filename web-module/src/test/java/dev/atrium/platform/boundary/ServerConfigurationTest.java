@@ -194,6 +194,32 @@ class ServerConfigurationTest {
         }
     }
 
+    @Test
+    void whenAnyLauncherStartsTheJvmThenItsHeapMetaspaceDirectMemoryAndCodeCacheAreBounded() throws Exception {
+        // the test harness takes scripts/launcher's defaults, as scripts/run does through "command"
+        var defaults = new ProcessBuilder("bash", ROOT.resolve("scripts/launcher").toString(), "defaults")
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        defaults.environment().put("JAVA_OPTS", "");
+        defaults.environment().remove("ATRIUM_HEAP");
+        Process printed = defaults.start();
+        List<String> options = new String(printed.getInputStream().readAllBytes()).lines().toList();
+        assertThat(printed.waitFor()).isZero();
+        assertThat(options).contains("-Xmx512m", "-XX:+UseParallelGC").containsAll(BOUNDS);
+        assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
+                .contains("\"defaults\"", "command.addAll(jvmDefaults())").doesNotContain("\"-Xmx");
+        // Payara Server's domain, with asadmin's escaped colons
+        String domain = Files.readString(CONFIG.resolve("server-domain.asadmin"));
+        assertThat(domain).contains("create-jvm-options -Xmx1g");
+        for (String bound : BOUNDS) {
+            assertThat(domain).contains(bound.replace(":", "\\:"));
+        }
+        // the Docker image: the heap in JDK_JAVA_OPTIONS (DockerImageTest), the bounds in its entry point
+        String dockerfile = Files.readString(ROOT.resolve("docker/Dockerfile"));
+        for (String bound : BOUNDS) {
+            assertThat(dockerfile.substring(dockerfile.indexOf("ENTRYPOINT"))).contains("\"" + bound + "\"");
+        }
+    }
+
     @ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"lots", "512 m", "-1g", "1g;touch /tmp/x", "$(id)", "1t"})
     void whenTheHeapSettingIsNotASizeThenTheLauncherRefusesToStart(String heap, @TempDir Path runtimeDir)
