@@ -38,10 +38,11 @@ final class ConsumerLoop implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(ConsumerLoop.class.getName());
     /**
-     * How long a receive waits before the loop checks whether it should stop: each empty wait asks the broker again,
-     * so an idle server's dozen consumers would wake it many times a second at a shorter one; stopping waits this long.
+     * How long a receive waits for a message. Each wait that ends empty asks the broker once more (Artemis's forced
+     * delivery, a round trip and a task on the broker's threads), so an idle server's dozen consumers at a short wait
+     * would keep the broker busy; {@link #stop()} ends a wait at once by closing the consumer.
      */
-    private static final long POLL_MILLIS = 2000;
+    private static final long RECEIVE_MILLIS = 30_000;
     private static final long RETRY_MILLIS = 1000;
 
     private final Connection connection;
@@ -53,8 +54,9 @@ final class ConsumerLoop implements Runnable {
     private final Tracer tracer;
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean running = true;
+    private volatile boolean receiving;
     private Session session;
-    private MessageConsumer consumer;
+    private volatile MessageConsumer consumer;
 
     ConsumerLoop(Connection connection, String name, boolean topic, Delivery delivery) {
         this(connection, name, topic, delivery, null, 1, OpenTelemetry.noop().getTracer(Tracing.SCOPE));
@@ -97,7 +99,17 @@ final class ConsumerLoop implements Runnable {
                     if (session == null) {
                         open();
                     }
-                    Message message = consumer.receive(POLL_MILLIS);
+                    Message message;
+                    receiving = true;
+                    try {
+                        // stop() either sees this wait begin, and closes the consumer, or is seen here
+                        if (!running) {
+                            break;
+                        }
+                        message = consumer.receive(RECEIVE_MILLIS);
+                    } finally {
+                        receiving = false;
+                    }
                     if (message != null) {
                         if (batchSize > 1 && message.getIntProperty("JMSXDeliveryCount") <= 1) {
                             handleBatch(message);
@@ -240,9 +252,20 @@ final class ConsumerLoop implements Runnable {
         }
     }
 
-    /** Asks the loop to stop after the message in hand, if any. */
+    /**
+     * Asks the loop to stop after the message in hand; a loop waiting for a message stops at once (JMS lets another
+     * thread close a consumer, and the waiting receive then answers null).
+     */
     void stop() {
         running = false;
+        MessageConsumer waiting = consumer;
+        if (receiving && waiting != null) {
+            try {
+                waiting.close();
+            } catch (JMSException | RuntimeException e) {
+                LOG.log(Level.FINE, "Closing a waiting consumer failed", e);
+            }
+        }
     }
 
     boolean awaitFinished(long millis) throws InterruptedException {

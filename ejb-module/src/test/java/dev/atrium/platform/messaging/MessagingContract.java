@@ -377,6 +377,33 @@ abstract class MessagingContract {
     }
 
     @Test
+    void whenConsumersWaitOnIdleQueuesThenClosingEndsTheirWaitsAndTheirThreads() throws Exception {
+        // a consumer waits long for a message (each empty wait costs the broker a round trip), so closing must cut
+        // the wait short, not sit it out
+        var started = new java.util.concurrent.CopyOnWriteArrayList<Thread>();
+        ThreadFactory recorded = runnable -> {
+            var thread = THREADS.newThread(runnable);
+            started.add(thread);
+            return thread;
+        };
+        broker.consume(new Recorder("idle-queue"), recorded);
+        broker.subscribe(new TopicRecorder("idle-topic"), recorded);
+        assertThat(started).isNotEmpty();
+        // each consumer's thread parks in its receive
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (started.stream().anyMatch(t -> t.getState() != Thread.State.TIMED_WAITING)
+                && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+
+        broker.close();
+
+        for (Thread thread : started) {
+            assertThat(thread.isAlive()).as(thread.getName() + " still waits for a message").isFalse();
+        }
+    }
+
+    @Test
     void whenClosedThenSendingFails() {
         broker.close();
 
