@@ -155,8 +155,8 @@ class AgentDeclarationsIT {
         assertThat(skills.get(1).get("inputModes")).extracting(JsonNode::asText).containsExactly("application/pdf");
         assertThat(skills.get(1).get("outputModes")).extracting(JsonNode::asText).containsExactly("text/csv");
 
-        // the word is only in the capability's description
-        var found = MarketplaceFixtures.awaitSearch(Api.anonymous(), "q=" + word,
+        // the word is only in the capability's description: the keyword half of hybrid search finds it there
+        var found = MarketplaceFixtures.awaitSearch(Api.anonymous(), "mode=hybrid&q=" + word,
                 r -> MarketplaceFixtures.ids(r).contains(id));
         assertThat(MarketplaceFixtures.ids(found)).as(found.toString()).contains(id);
     }
