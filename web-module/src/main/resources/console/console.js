@@ -718,8 +718,9 @@ screen(/^\/system$/, 'system', async () => {
                 ['Temporary files', mib(sandbox.limits.tmp_bytes)],
                 ['Memory, undeclared', sandbox.limits.default_memory_mb + ' MB'],
                 ['Time, undeclared', sandbox.limits.default_timeout_s + ' s']])),
-            table(['Trust level', 'Network', 'Memory at most', 'Time at most'], sandbox.ceilings.map(c =>
-                [c.trust_level, c.network ? 'if declared' : 'none', c.memory_mb + ' MB', c.timeout_s + ' s'])))
+            table(['Trust level', 'Network', 'Memory at most', 'Time at most', 'CPU at most'], sandbox.ceilings.map(c =>
+                [c.trust_level, c.network ? 'if declared' : 'none', c.memory_mb + ' MB', c.timeout_s + ' s',
+                    c.cpu_percent + ' %'])))
             : null,
         deprecations ? h('section', { id: 'deprecations' }, h('h2', {}, 'API deprecations'),
             deprecations.items.length === 0 ? h('p', {}, 'No API version is deprecated.')

@@ -95,7 +95,9 @@ final class LocalAgent {
                 MAX_MEMORY_MB));
         long timeout = Math.max(1, Math.min(card.path("runtime").path("timeout_s").asLong(MAX_TIMEOUT_S),
                 MAX_TIMEOUT_S));
-        var limits = Limits.DEFAULTS.withMemoryMb(memory).withTimeout(Duration.ofSeconds(timeout));
+        // as the server runs an unverified agent: the declared CPU quota, at most the default 50 %
+        int cpu = (int) Math.max(10, Math.min(card.path("permissions").path("max_cpu_percent").asLong(50), 50));
+        var limits = Limits.DEFAULTS.withMemoryMb(memory).withTimeout(Duration.ofSeconds(timeout)).withCpuPercent(cpu);
         var packed = BundlePacker.pack(dir, PublishCommand.MAX_BUNDLE_BYTES);
         Files.createDirectories(into);
         Path archive = into.resolve("bundle.tar.gz");

@@ -214,6 +214,7 @@ public final class BubblewrapExecutor implements Executor {
             }
             boolean oom = group != null && group.oomKilled();
             long peak = group == null ? 0 : group.peakMemory();
+            Duration cpuTime = group == null ? Duration.ZERO : group.cpuTime();
             List<String> attempts = new ArrayList<>(spec.auditNetwork() ? networkAttempts(audit) : List.of());
             if (proxy != null) {
                 attempts.addAll(proxy.log());
@@ -243,7 +244,7 @@ public final class BubblewrapExecutor implements Executor {
             int exitCode = outcome == Outcome.EXITED ? exit : -1;
             restoreInterrupt = interrupted;
             return new RunResult(outcome, exitCode, out.bytes(), err.bytes(), out.truncated(), err.truncated(),
-                    wall, peak, attempts, detail);
+                    wall, peak, cpuTime, attempts, detail);
         } catch (IOException e) {
             throw new SandboxRefused("The sandbox could not start: " + e.getMessage(), e);
         } finally {

@@ -22,6 +22,8 @@ import java.util.function.Predicate;
 final class Cgroups {
 
     static final String PARENT = "atrium-sandbox";
+    /** v1 controllers a run does without: no kill by freezing, no CPU time in the result. */
+    private static final List<String> OPTIONAL = List.of("freezer", "cpuacct");
     /** Probes of executors created at once in one JVM must not share a directory. */
     private static final AtomicLong PROBES = new AtomicLong();
 
@@ -53,10 +55,14 @@ final class Cgroups {
             return detectV2(root, problems);
         }
         Map<String, Path> parents = new LinkedHashMap<>();
-        for (String controller : List.of("memory", "cpu", "pids", "freezer")) {
+        for (String controller : List.of("memory", "cpu", "pids", "freezer", "cpuacct")) {
             Path dir = root.resolve(controller);
+            if (controller.equals("cpuacct") && sameHierarchy(dir, root.resolve("cpu"))) {
+                // mounted together with cpu ("cpu,cpuacct"): the cpu group accounts as well
+                continue;
+            }
             if (!Files.isRegularFile(dir.resolve("cgroup.procs"))) {
-                if (!controller.equals("freezer")) {
+                if (!OPTIONAL.contains(controller)) {
                     problems.add("No cgroup v1 " + controller + " controller at " + dir);
                 }
                 continue;
@@ -65,7 +71,8 @@ final class Cgroups {
                 case "memory" -> "memory.limit_in_bytes";
                 case "cpu" -> "cpu.cfs_quota_us";
                 case "pids" -> "pids.max";
-                default -> "freezer.state";
+                case "freezer" -> "freezer.state";
+                default -> "notify_on_release";
             };
             Optional<Path> parent = writableParent(dir, probe, problems, controller);
             parent.ifPresent(p -> parents.put(controller, p));
@@ -110,6 +117,14 @@ final class Cgroups {
         } catch (IOException | RuntimeException e) {
             problems.add("The cgroup v2 hierarchy at " + root + " is not writable: " + e.getMessage());
             return new Cgroups(root, "v2", Map.of(), false, false, false, false, problems);
+        }
+    }
+
+    private static boolean sameHierarchy(Path a, Path b) {
+        try {
+            return Files.isDirectory(a) && Files.isDirectory(b) && Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -371,6 +386,32 @@ final class Cgroups {
                 return Long.parseLong(Files.readString(mem.resolve(file)).trim());
             } catch (IOException | NumberFormatException e) {
                 return 0;
+            }
+        }
+
+        /**
+         * The CPU time (user and system) the group's processes used: v2 {@code cpu.stat usage_usec}, v1
+         * {@code cpuacct.usage} (nanoseconds) of the cpuacct group, or of the cpu group when both are one hierarchy;
+         * zero when this machine does not account it.
+         */
+        java.time.Duration cpuTime() {
+            try {
+                Path unified = dirs.get("unified");
+                if (unified != null) {
+                    for (String line : Files.readAllLines(unified.resolve("cpu.stat"))) {
+                        if (line.startsWith("usage_usec ")) {
+                            return java.time.Duration.ofNanos(Long.parseLong(line.substring(11).trim()) * 1000);
+                        }
+                    }
+                    return java.time.Duration.ZERO;
+                }
+                Path acct = dirs.containsKey("cpuacct") ? dirs.get("cpuacct") : dirs.get("cpu");
+                if (acct == null || !Files.exists(acct.resolve("cpuacct.usage"))) {
+                    return java.time.Duration.ZERO;
+                }
+                return java.time.Duration.ofNanos(Long.parseLong(Files.readString(acct.resolve("cpuacct.usage")).trim()));
+            } catch (IOException | NumberFormatException e) {
+                return java.time.Duration.ZERO;
             }
         }
 

@@ -32,6 +32,10 @@ public record Limits(long memoryBytes, int cpuPercent, int maxProcesses, Duratio
         return new Limits(mb * MIB, cpuPercent, maxProcesses, timeout, maxStdoutBytes, maxStderrBytes, tmpBytes);
     }
 
+    public Limits withCpuPercent(int percent) {
+        return new Limits(memoryBytes, percent, maxProcesses, timeout, maxStdoutBytes, maxStderrBytes, tmpBytes);
+    }
+
     public Limits withTimeout(Duration t) {
         return new Limits(memoryBytes, cpuPercent, maxProcesses, t, maxStdoutBytes, maxStderrBytes, tmpBytes);
     }

@@ -29,7 +29,7 @@ class BubblewrapExecutorTest {
 
     private static final Limits SMALL = new Limits(64 * Limits.MIB, 50, 32, Duration.ofSeconds(10), 64 * 1024,
             16 * 1024, 4 * Limits.MIB);
-    private static final List<String> CONTROLLERS = List.of("memory", "cpu", "pids", "freezer");
+    private static final List<String> CONTROLLERS = List.of("memory", "cpu", "pids", "freezer", "cpuacct");
 
     @TempDir
     static Path shared;
@@ -85,6 +85,32 @@ class BubblewrapExecutorTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.stdoutText()).contains("\"echo\": \"HELLO\"").contains("\"tokens\": 3");
         assertThat(run.peakMemoryBytes()).isPositive();
+        assertThat(run.cpuTime()).isPositive();
+    }
+
+    /**
+     * The CPU quota is the cgroup's: a busy loop of two seconds held to 20 % of one CPU uses about 0.4 s of CPU,
+     * as the group's own accounting counts it. Only the ratio is asserted (a shared machine can give the loop less
+     * than its quota, never more), with 10 points of tolerance either way.
+     */
+    @Test
+    void whenBusyLoopUnderTwentyPercentQuotaThenCpuTimeOverWallTimeIsAboutTwentyPercent() throws IOException {
+        write("spin.py", """
+                import time
+                end = time.monotonic() + 2.0
+                n = 0
+                while time.monotonic() < end:
+                    n += 1
+                print('{"output": {"loops": %d}}' % n)
+                """);
+        Limits twenty = new Limits(64 * Limits.MIB, 20, 32, Duration.ofSeconds(10), 64 * 1024, 16 * 1024,
+                4 * Limits.MIB);
+        RunResult run = run(spec(List.of("/usr/bin/python3", "spin.py", token), "", twenty));
+        assertThat(run.succeeded()).as(run.detail() + run.stderrText()).isTrue();
+        double ratio = (double) run.cpuTime().toNanos() / run.wallTime().toNanos();
+        System.out.printf("CPU quota 20 %%: %d ms CPU over %d ms wall = %.1f %%%n", run.cpuTime().toMillis(),
+                run.wallTime().toMillis(), ratio * 100);
+        assertThat(ratio).as("CPU time over wall time").isBetween(0.10, 0.30);
     }
 
     @Test

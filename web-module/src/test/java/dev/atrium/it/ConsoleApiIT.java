@@ -82,9 +82,10 @@ class ConsoleApiIT {
         assertThat(json.at("/limits/default_timeout_s").asInt()).isEqualTo(120);
         var ceilings = new ArrayList<String>();
         json.get("ceilings").forEach(c -> ceilings.add(c.get("trust_level").asText() + " " + c.get("network")
-                .asBoolean() + " " + c.get("memory_mb").asInt() + " " + c.get("timeout_s").asInt()));
-        assertThat(ceilings).containsExactly("unverified false 256 30", "community true 512 60",
-                "official true 1024 120");
+                .asBoolean() + " " + c.get("memory_mb").asInt() + " " + c.get("timeout_s").asInt() + " "
+                + c.get("cpu_percent").asInt()));
+        assertThat(ceilings).containsExactly("unverified false 256 30 50", "community true 512 60 100",
+                "official true 1024 120 200");
         assertThat(Accounts.verified("sandbox-reader").api().get("/admin/sandbox").status()).isEqualTo(403);
     }
 

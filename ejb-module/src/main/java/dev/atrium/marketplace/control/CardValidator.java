@@ -23,6 +23,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 
 import dev.atrium.marketplace.entity.AgentCard;
+import dev.atrium.marketplace.entity.Capability;
 import dev.atrium.marketplace.entity.SemanticVersion;
 import dev.atrium.marketplace.entity.VersionRange;
 import dev.atrium.platform.http.JsonInput;
@@ -86,6 +87,7 @@ public final class CardValidator {
         }
         checkRuntime(problems, card, withBundle);
         checkDependencies(problems, card);
+        checkCapabilityNames(problems, card);
         if (!problems.isEmpty()) {
             var sorted = new ArrayList<>(problems);
             sorted.sort(Comparator.comparing(SubmissionProblem::pointer));
@@ -187,6 +189,32 @@ public final class CardValidator {
     }
 
     /**
+     * A capability is named once, whichever form names it: {@code "x"} and {@code {"name": "x"}} are the same
+     * capability, which the schema's {@code uniqueItems} cannot see.
+     */
+    private static void checkCapabilityNames(java.util.Set<SubmissionProblem> problems, JsonObject card) {
+        if (!(card.get("capabilities") instanceof JsonArray capabilities)) {
+            return;
+        }
+        var seen = new java.util.HashMap<String, Integer>();
+        for (int i = 0; i < capabilities.size(); i++) {
+            JsonValue v = capabilities.get(i);
+            String name = v instanceof JsonString s ? s.getString()
+                    : v instanceof JsonObject o && o.get("name") instanceof JsonString s ? s.getString() : null;
+            if (name == null) {
+                continue;
+            }
+            Integer first = seen.putIfAbsent(name, i);
+            if (first != null && !v.equals(capabilities.get(first))) {
+                // identical entries are the schema's uniqueItems problem already
+                problems.add(SubmissionProblem.card("/capabilities/" + i, "the capability '"
+                        + (name.length() > 80 ? name.substring(0, 80) + "…" : name)
+                        + "' is declared already at /capabilities/" + first));
+            }
+        }
+    }
+
+    /**
      * The image of a version carries that version as its tag ({@code registry/name:1.2.3}, optionally pinned by a
      * digest after it, {@code registry/name:1.2.3@sha256:…}); an untagged or digest-only image is refused, since the
      * version could not be read from it. Answers a problem, or null.
@@ -250,7 +278,7 @@ public final class CardValidator {
                 card.getString("description"),
                 card.getString("category"),
                 strings(card, "tags"),
-                strings(card, "capabilities"),
+                Capability.names(Capability.all(card.get("capabilities"))),
                 card.getJsonObject("input_schema").toString(),
                 card.getJsonObject("output_schema").toString(),
                 card.containsKey("pricing") ? card.getJsonObject("pricing").toString() : null,

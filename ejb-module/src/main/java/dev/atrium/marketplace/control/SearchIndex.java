@@ -22,6 +22,7 @@ import jakarta.json.JsonString;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.AgentCard;
+import dev.atrium.marketplace.entity.Capability;
 
 /**
  * This instance's search index of active agents. Built at start ({@link SearchIndexStartup}), kept current by the
@@ -177,7 +178,9 @@ public class SearchIndex {
 
     /** The text whose embedding stands for the agent's current version. */
     static String text(Agent a) {
-        return AgentCard.embeddingText(a.displayName(), a.description(), capabilities(a), strings(a.cardJson(), "tags"),
+        List<Capability> declared = Capability.ofCard(a.cardJson());
+        return AgentCard.embeddingText(a.displayName(), a.description(), declared.isEmpty()
+                ? capabilities(a).stream().map(Capability::named).toList() : declared, strings(a.cardJson(), "tags"),
                 a.category());
     }
 

@@ -14,12 +14,13 @@ import dev.atrium.platform.http.JsonInput;
 /**
  * The permission declaration of a card (spec 03): the {@code permissions} object, with {@code runtime}'s
  * {@code memory_mb}, {@code timeout_s} and {@code requires_network} as the older spelling. A value declared in both
- * places takes the stricter one. {@code null} means undeclared: the limits decide the default.
+ * places takes the stricter one. {@code null} means undeclared: the limits decide the default. {@code max_cpu_percent}
+ * has no older spelling.
  */
 public record Permissions(boolean network, boolean filesystem, List<String> allowedDomains, Integer maxMemoryMb,
-                          Integer maxExecutionS, List<String> allowedEnvVars) {
+                          Integer maxExecutionS, Integer maxCpuPercent, List<String> allowedEnvVars) {
 
-    public static final Permissions NONE = new Permissions(false, false, List.of(), null, null, List.of());
+    public static final Permissions NONE = new Permissions(false, false, List.of(), null, null, null, List.of());
 
     public Permissions {
         allowedDomains = List.copyOf(allowedDomains);
@@ -35,6 +36,7 @@ public record Permissions(boolean network, boolean filesystem, List<String> allo
         return new Permissions(network, bool(declared, "requires_filesystem"), strings(declared, "allowed_domains"),
                 stricter(integer(declared, "max_memory_mb"), integer(runtime, "memory_mb")),
                 stricter(integer(declared, "max_execution_time_s"), integer(runtime, "timeout_s")),
+                integer(declared, "max_cpu_percent"),
                 strings(declared, "allowed_env_vars"));
     }
 
@@ -48,7 +50,15 @@ public record Permissions(boolean network, boolean filesystem, List<String> allo
     }
 
     private static Integer integer(JsonObject o, String name) {
-        return o.get(name) instanceof JsonNumber n && n.isIntegral() ? n.intValueExact() : null;
+        // a stored card passed the schema's bounds; anything else reads as undeclared rather than failing a run
+        if (o.get(name) instanceof JsonNumber n && n.isIntegral()) {
+            try {
+                return n.intValueExact();
+            } catch (ArithmeticException e) {
+                return null;
+            }
+        }
+        return null;
     }
 
     private static List<String> strings(JsonObject o, String name) {

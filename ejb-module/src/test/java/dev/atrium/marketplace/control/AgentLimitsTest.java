@@ -29,7 +29,7 @@ class AgentLimitsTest {
     void whenDeclaredAndTrustedThenTheStricterOfDeclarationAndCeilingApplies(TrustLevel trust, Integer memoryMb,
                                                                              Integer timeoutS, int expectedMb,
                                                                              int expectedS) {
-        var declared = new Permissions(false, false, List.of(), memoryMb, timeoutS, List.of());
+        var declared = new Permissions(false, false, List.of(), memoryMb, timeoutS, null, List.of());
 
         Limits limits = AgentLimits.of(declared, trust);
 
@@ -38,12 +38,42 @@ class AgentLimitsTest {
         assertThat(limits.cpuPercent()).isEqualTo(50);
     }
 
+    @ParameterizedTest(name = "{0}: declared {1} % CPU → {2} %")
+    @CsvSource(nullValues = "-", value = {
+            "UNVERIFIED, -,   50",
+            "UNVERIFIED, 20,  20",
+            "UNVERIFIED, 90,  50",
+            "UNVERIFIED, 200, 50",
+            "COMMUNITY,  -,   50",
+            "COMMUNITY,  80,  80",
+            "COMMUNITY,  200, 100",
+            "OFFICIAL,   -,   50",
+            "OFFICIAL,   150, 150",
+            "OFFICIAL,   10,  10"})
+    void whenCpuIsDeclaredThenItIsCappedByTheTrustCeiling(TrustLevel trust, Integer declaredPercent, int expected) {
+        var declared = new Permissions(false, false, List.of(), null, null, declaredPercent, List.of());
+
+        Limits limits = AgentLimits.of(declared, trust);
+
+        // a machine with fewer CPUs than the ceiling caps it further
+        assertThat(limits.cpuPercent()).isEqualTo(Math.min(expected, 100 * Runtime.getRuntime().availableProcessors()));
+    }
+
+    @Test
+    void whenACardDeclaresCpuThenItIsRead() {
+        var permissions = Permissions.of("""
+                {"runtime": {"entrypoint": ["python3", "main.py"]}, "permissions": {"max_cpu_percent": 20}}""");
+
+        assertThat(permissions.maxCpuPercent()).isEqualTo(20);
+        assertThat(Permissions.of("{\"permissions\": {\"max_cpu_percent\": 1e30}}").maxCpuPercent()).isNull();
+    }
+
     @ParameterizedTest(name = "{0}, declared {1} → network {2}")
     @CsvSource({"UNVERIFIED, true, false", "UNVERIFIED, false, false", "COMMUNITY, true, true",
             "COMMUNITY, false, false", "OFFICIAL, true, true", "OFFICIAL, false, false"})
     void whenNetworkIsDeclaredThenOnlyATrustLevelThatAllowsItGetsIt(TrustLevel trust, boolean declared,
                                                                    boolean expected) {
-        var permissions = new Permissions(declared, false, List.of(), null, null, List.of());
+        var permissions = new Permissions(declared, false, List.of(), null, null, null, List.of());
 
         assertThat(AgentLimits.network(permissions, trust)).isEqualTo(expected);
     }

@@ -9,6 +9,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
 import dev.atrium.marketplace.entity.AgentCard;
+import dev.atrium.marketplace.entity.Capability;
 
 /** The fixture catalog of agents with realistic descriptions and the queries whose best agent is known. */
 record RelevanceCatalog(List<Agent> agents, List<Query> queries) {
@@ -27,7 +28,8 @@ record RelevanceCatalog(List<Agent> agents, List<Query> queries) {
                 JsonObject a = v.asJsonObject();
                 List<String> capabilities = strings(a, "capabilities");
                 String text = AgentCard.embeddingText(a.getString("display_name"), a.getString("description"),
-                        capabilities, strings(a, "tags"), a.getString("category"));
+                        capabilities.stream().map(Capability::named).toList(), strings(a, "tags"),
+                        a.getString("category"));
                 return new Agent(UUID.nameUUIDFromBytes(a.getString("name").getBytes()), a.getString("name"),
                         a.getString("category"), capabilities, text);
             }).toList();

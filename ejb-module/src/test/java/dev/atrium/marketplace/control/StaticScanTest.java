@@ -27,7 +27,7 @@ class StaticScanTest {
     private static final int ROUNDS = Integer.getInteger("atrium.fuzz.rounds", 200);
 
     private static final Permissions OFFLINE = Permissions.NONE;
-    private static final Permissions ONLINE = new Permissions(true, false, List.of("api.example.com"), null, null,
+    private static final Permissions ONLINE = new Permissions(true, false, List.of("api.example.com"), null, null, null,
             List.of("OPENAI_API_KEY"));
 
     @TempDir

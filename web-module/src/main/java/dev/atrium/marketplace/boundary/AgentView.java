@@ -9,8 +9,10 @@ import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.atrium.identity.control.UserSummary;
+import dev.atrium.marketplace.control.AgentLimits;
 import dev.atrium.marketplace.control.AgentService;
 import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.Permissions;
 
 /** The agent record of spec 03 as the API shows it. */
 public record AgentView(
@@ -42,6 +44,9 @@ public record AgentView(
         @Schema(enumeration = {"not_run", "passed", "failed"},
                 description = "Smoke tests at submission; not_run for an image-only agent or a card without test cases")
         String smokeTests,
+        @Schema(description = "What a run of the current version may use: the card's declaration within its trust "
+                + "level's ceilings (a declaration above a ceiling is capped)")
+        LimitsView limits,
         Instant createdAt,
         Instant updatedAt,
         @Schema(nullable = true, description = "The agents this one calls (its card's dependencies.agents), each with "
@@ -57,6 +62,17 @@ public record AgentView(
                                  @Schema(nullable = true) UUID agentId,
                                  @Schema(nullable = true, description = "The named agent's pricing object")
                                  Object pricing) {
+    }
+
+    /** The effective limits of a run ({@link AgentLimits}). */
+    public record LimitsView(int memoryMb, int timeoutS, @Schema(description = "Percent of one CPU") int cpuPercent,
+                             @Schema(description = "Whether network is granted (declared and allowed)")
+                             boolean network) {
+
+        static LimitsView of(Agent a) {
+            var limits = AgentLimits.effective(Permissions.of(a.cardJson()), a.trustLevel());
+            return new LimitsView(limits.memoryMb(), limits.timeoutS(), limits.cpuPercent(), limits.network());
+        }
     }
 
     static AgentView from(Agent a, Map<Long, UserSummary> authors) {
@@ -75,7 +91,7 @@ public record AgentView(
                 a.description(), a.version().toString(), JsonValues.object(a.cardJson()),
                 JsonValues.strings(a.capabilitiesJson()), JsonValues.object(a.pricingJson()), a.trustLevel().value(),
                 a.status().value(), a.downloads(), a.avgRating(), a.avgRatingExact(), a.reviewCount(), a.dockerImage(), a.category(), a.qualityScore(),
-                a.totalCalls(), a.rankingScore(), a.smokeStatus().value(), a.createdAt(), a.updatedAt(),
+                a.totalCalls(), a.rankingScore(), a.smokeStatus().value(), LimitsView.of(a), a.createdAt(), a.updatedAt(),
                 dependencies == null ? null : dependencies.stream().map(d -> new DependencyView(d.name(),
                         d.versionRange(), d.agentId(), d.pricingJson() == null ? null : JsonValues.object(d.pricingJson()))).toList(), links);
     }

@@ -1,6 +1,7 @@
 package dev.atrium.marketplace.boundary;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -9,14 +10,16 @@ import jakarta.json.JsonString;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentCard;
+import dev.atrium.marketplace.entity.Capability;
 import dev.atrium.platform.http.JsonProviders;
 
 /**
  * An agent card as other protocols describe agents and tools, with their own (camelCase) field names:
  * an A2A AgentCard (Agent2Agent protocol 0.3) and an MCP tool descriptor. As the spec maps them: name and
- * description carry over, {@code capabilities} become skills, the input and output schemas set the modes (JSON
- * objects, so {@code application/json}) and the MCP {@code inputSchema}, and the url is the agent's invoke endpoint,
- * called with a bearer credential.
+ * description carry over, {@code capabilities} become skills (a declared capability's description and media types
+ * become the skill's description and modes), the input and output schemas set the default modes (JSON objects, so
+ * {@code application/json}) and the MCP {@code inputSchema}, and the url is the agent's invoke endpoint, called with a
+ * bearer credential.
  */
 final class InteropCards {
 
@@ -66,22 +69,39 @@ final class InteropCards {
 
     private static JsonArray skills(Agent agent, LinkedHashSet<String> tags, JsonArray examples) {
         var skills = JsonProviders.JSON.createArrayBuilder();
-        for (String capability : JsonValues.strings(agent.capabilitiesJson())) {
+        List<Capability> declared = Capability.ofCard(agent.cardJson());
+        if (declared.isEmpty()) {
+            declared = JsonValues.strings(agent.capabilitiesJson()).stream().map(Capability::named).toList();
+        }
+        for (Capability capability : declared) {
             var tagArray = JsonProviders.JSON.createArrayBuilder();
             tags.forEach(tagArray::add);
+            String name = AgentCard.words(capability.name());
             var skill = JsonProviders.JSON.createObjectBuilder()
-                    .add("id", capability)
-                    .add("name", AgentCard.words(capability))
-                    .add("description", AgentCard.words(capability) + ": " + agent.description())
+                    .add("id", capability.name())
+                    .add("name", name)
+                    .add("description", capability.description() != null ? capability.description()
+                            : name + ": " + agent.description())
                     .add("tags", tagArray)
-                    .add("inputModes", JsonProviders.JSON.createArrayBuilder().add(JSON))
-                    .add("outputModes", JsonProviders.JSON.createArrayBuilder().add(JSON));
+                    .add("inputModes", modes(capability.inputTypes()))
+                    .add("outputModes", modes(capability.outputTypes()));
             if (!examples.isEmpty()) {
                 skill.add("examples", examples);
             }
             skills.add(skill);
         }
         return skills.build();
+    }
+
+    /** The declared media types, or JSON when none are declared (the agent's protocol is JSON on stdin and stdout). */
+    private static JsonArrayBuilder modes(List<String> declared) {
+        var modes = JsonProviders.JSON.createArrayBuilder();
+        if (declared.isEmpty()) {
+            modes.add(JSON);
+        } else {
+            declared.forEach(modes::add);
+        }
+        return modes;
     }
 
     /** MCP's Tool: {@code name}, {@code title}, {@code description}, {@code inputSchema}, {@code outputSchema}. */

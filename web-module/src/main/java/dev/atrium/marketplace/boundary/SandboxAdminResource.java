@@ -11,6 +11,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.marketplace.control.SandboxHealth;
@@ -35,7 +36,8 @@ public class SandboxAdminResource {
     }
 
     /** A trust level's ceiling. */
-    public record CeilingView(String trustLevel, boolean network, int memoryMb, int timeoutS) {
+    public record CeilingView(String trustLevel, boolean network, int memoryMb, int timeoutS,
+                              @Schema(description = "The most of one CPU a run may use, in percent") int cpuPercent) {
     }
 
     /** The sandbox: its health phrase, its enforcement (null when it cannot start), its limits and ceilings. */
@@ -50,7 +52,7 @@ public class SandboxAdminResource {
             var limits = new RunLimitsView(runs.cpuPercent(), runs.maxProcesses(), runs.maxStdoutBytes(),
                     runs.maxStderrBytes(), runs.tmpBytes(), r.defaultMemoryMb(), r.gatewayTimeoutS());
             var ceilings = r.ceilings().stream().map(c -> new CeilingView(c.trustLevel().value(),
-                    c.ceiling().network(), c.ceiling().memoryMb(), c.ceiling().timeoutS())).toList();
+                    c.ceiling().network(), c.ceiling().memoryMb(), c.ceiling().timeoutS(), c.ceiling().cpuPercent())).toList();
             return new SandboxView(r.status(), enforcement, limits, ceilings);
         }
     }
