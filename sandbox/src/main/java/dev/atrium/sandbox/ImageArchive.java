@@ -84,6 +84,7 @@ public final class ImageArchive {
     private static final Pattern DIGEST = Pattern.compile("sha256:([0-9a-f]{64})");
     /** {@code docker save}'s config names: {@code <hex>.json} (before Docker 25) or {@code blobs/sha256/<hex>}. */
     private static final Pattern CONFIG_NAME = Pattern.compile("(?:blobs/sha256/)?([0-9a-f]{64})(?:\\.json)?");
+    static final long PROBE_BYTES = 256L * 1024 * 1024;
     private static final int MAX_JSON_BYTES = 4 * 1024 * 1024;
     private static final int MAX_REPORTED = 200;
     private static final int MAX_LINK_TARGET = 4096;
@@ -97,7 +98,8 @@ public final class ImageArchive {
     /**
      * Whether the file is an image archive rather than a bundle: a plain tar is (bundles are {@code .tar.gz} or
      * {@code .zip}); a gzipped tar is when it holds an {@code oci-layout}, or a {@code manifest.json} with blobs or
-     * layer tars beside it.
+     * layer tars beside it, within its first {@link #PROBE_BYTES} inflated bytes (a bundle is probed that far at
+     * most).
      */
     public static boolean isImage(Path file) {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
@@ -112,7 +114,8 @@ public final class ImageArchive {
             }
             boolean manifest = false;
             boolean blobs = false;
-            try (var tar = new TarArchiveInputStream(new GZIPInputStream(in))) {
+            try (var tar = new TarArchiveInputStream(org.apache.commons.io.input.BoundedInputStream.builder()
+                    .setInputStream(new GZIPInputStream(in)).setMaxCount(PROBE_BYTES).get())) {
                 TarArchiveEntry entry;
                 for (int n = 0; n < 100_000 && (entry = tar.getNextEntry()) != null; n++) {
                     String name = BundlePaths.normalize(entry.getName());

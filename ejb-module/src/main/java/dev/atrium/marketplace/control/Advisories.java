@@ -21,7 +21,8 @@ import dev.atrium.platform.http.JsonInput;
 /**
  * Known vulnerabilities, read from a JSON array of OSV records (https://ossf.github.io/osv-schema/): each record's
  * {@code id}, {@code aliases}, {@code summary}, and per {@code affected} entry the {@code package} ({@code ecosystem}
- * {@code PyPI}, {@code npm} or {@code Maven}; {@code name}, for Maven {@code groupId:artifactId}), its
+ * {@code PyPI}, {@code npm}, {@code Maven} or {@code Debian:<release>} (for an image's installed packages); {@code name},
+ * for Maven {@code groupId:artifactId}), its
  * {@code versions} listed one by one and its {@code ECOSYSTEM} or {@code SEMVER} {@code ranges} of
  * {@code introduced}/{@code fixed}/{@code last_affected} events. The severity is
  * {@code database_specific.severity} (GitHub's {@code LOW}/{@code MODERATE}/{@code HIGH}/{@code CRITICAL}, also
@@ -134,7 +135,11 @@ final class Advisories {
                 continue;
             }
             String ecosystem = pkg.getString("ecosystem", "");
-            if (!List.of("PyPI", "npm", "Maven").contains(ecosystem)) {
+            // Debian's records name the release (Debian:12); an image's dpkg status is compared with all of them
+            if (ecosystem.startsWith("Debian")) {
+                ecosystem = "Debian";
+            }
+            if (!List.of("PyPI", "npm", "Maven", "Debian").contains(ecosystem)) {
                 continue;
             }
             var ranges = new ArrayList<List<Event>>();
