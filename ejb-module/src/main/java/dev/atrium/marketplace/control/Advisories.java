@@ -38,21 +38,27 @@ final class Advisories {
                     List<String> versions, List<List<Event>> ranges, Severity severity) {
 
         boolean affects(String version) {
-            if (versions.stream().anyMatch(v -> VersionOrder.INSTANCE.compare(v, version) == 0)) {
+            java.util.Comparator<String> order = order();
+            if (versions.stream().anyMatch(v -> order.compare(v, version) == 0)) {
                 return true;
             }
-            return ranges.stream().anyMatch(r -> inRange(r, version));
+            return ranges.stream().anyMatch(r -> inRange(order, r, version));
+        }
+
+        /** Debian's own version order for its packages, the generic one for the others. */
+        private java.util.Comparator<String> order() {
+            return ecosystem.equals("Debian") ? DebianVersionOrder.INSTANCE : VersionOrder.INSTANCE;
         }
 
         /** Events in order: each introduced opens an interval that the next fixed or last_affected closes. */
-        private static boolean inRange(List<Event> events, String version) {
+        private static boolean inRange(java.util.Comparator<String> order, List<Event> events, String version) {
             String introduced = null;
             for (Event e : events) {
                 switch (e.kind()) {
                     case "introduced" -> introduced = e.version();
                     case "fixed", "last_affected" -> {
-                        if (introduced != null && at(introduced, version)) {
-                            int c = VersionOrder.INSTANCE.compare(version, e.version());
+                        if (introduced != null && at(order, introduced, version)) {
+                            int c = order.compare(version, e.version());
                             if (e.kind().equals("fixed") ? c < 0 : c <= 0) {
                                 return true;
                             }
@@ -63,11 +69,11 @@ final class Advisories {
                     }
                 }
             }
-            return introduced != null && at(introduced, version);
+            return introduced != null && at(order, introduced, version);
         }
 
-        private static boolean at(String introduced, String version) {
-            return introduced.equals("0") || VersionOrder.INSTANCE.compare(version, introduced) >= 0;
+        private static boolean at(java.util.Comparator<String> order, String introduced, String version) {
+            return introduced.equals("0") || order.compare(version, introduced) >= 0;
         }
 
         /** The advisory's name for a finding: its CVE alias when it has one, next to its own id. */
