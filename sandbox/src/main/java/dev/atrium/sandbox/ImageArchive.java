@@ -87,6 +87,8 @@ public final class ImageArchive {
     static final long PROBE_BYTES = 256L * 1024 * 1024;
     private static final int MAX_JSON_BYTES = 4 * 1024 * 1024;
     private static final int MAX_REPORTED = 200;
+    /** The outer archive's entries are all held in memory by {@link TarFile}: a docker save of 128 layers has ~400. */
+    static final int MAX_OUTER_ENTRIES = 10_000;
     private static final int MAX_LINK_TARGET = 4096;
     /** The paths the sandbox mounts over: directories, then files. */
     static final List<String> MOUNT_DIRS = List.of("proc", "dev", "tmp", "scratch", "etc");
@@ -159,6 +161,7 @@ public final class ImageArchive {
         var run = new Unpacking(root, caps);
         try {
             plain = plainTar(archive, root, caps);
+            countOuter(plain == null ? archive : plain);
             try (TarFile tar = new TarFile(plain == null ? archive : plain)) {
                 return run.image(new Outer(tar));
             }
@@ -174,6 +177,18 @@ public final class ImageArchive {
                     Files.deleteIfExists(plain);
                 } catch (IOException ignored) {
                     // it lies beside the target, which the caller removes
+                }
+            }
+        }
+    }
+
+    /** Counts the outer entries by streaming (their contents are skipped, not read) before any is held. */
+    private static void countOuter(Path tarFile) throws IOException {
+        try (var tar = new TarArchiveInputStream(new BufferedInputStream(Files.newInputStream(tarFile)))) {
+            int n = 0;
+            while (tar.getNextEntry() != null) {
+                if (++n > MAX_OUTER_ENTRIES) {
+                    throw new BundleRefused("", "More than " + MAX_OUTER_ENTRIES + " entries in the archive itself");
                 }
             }
         }

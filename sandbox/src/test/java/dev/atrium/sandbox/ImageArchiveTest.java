@@ -259,6 +259,7 @@ class ImageArchiveTest {
                 Arguments.of("layer count differs", TestImages.tar(Map.of(name, config, "manifest.json",
                         ("[{\"Config\":\"" + name + "\",\"Layers\":[]}]").getBytes()), Map.of()), "lists 1 layers"),
                 Arguments.of("zstd layer", zstdImage(), "zstd layers are not supported"),
+                Arguments.of("too many outer entries", manyOuterEntries(), "More than 10000 entries in the archive"),
                 Arguments.of("link out of the archive", TestImages.tar(Map.of(name, config, "manifest.json",
                         ("[{\"Config\":\"" + name + "\",\"Layers\":[\"l/layer.tar\"]}]").getBytes()),
                         Map.of("l/layer.tar", "/etc/passwd")), "lacks the layer 1"),
@@ -271,6 +272,14 @@ class ImageArchiveTest {
                         ("{\"manifests\":[{\"digest\":\"sha256:" + "0".repeat(64) + "\",\"platform\":{\"os\":"
                                 + "\"windows\",\"architecture\":\"amd64\"}}]}").getBytes()), Map.of()),
                         "No manifest for linux/"));
+    }
+
+    private static byte[] manyOuterEntries() {
+        var files = new LinkedHashMap<String, byte[]>();
+        for (int i = 0; i <= ImageArchive.MAX_OUTER_ENTRIES; i++) {
+            files.put("f" + i, new byte[0]);
+        }
+        return TestImages.tar(files, Map.of());
     }
 
     private static byte[] zstdImage() {
