@@ -23,6 +23,11 @@ final class DevCommand implements Callable<Integer> {
             description = "The agent's directory (default: the current one).")
     Path dir;
 
+    @Option(names = "--image", paramLabel = "ARCHIVE",
+            description = "Serve this image archive (docker save, or an OCI archive) rather than the directory's "
+                    + "bundle; agent.json stays the card, and a new archive is picked up as the directory is.")
+    Path image;
+
     @Option(names = {"-p", "--port"}, defaultValue = "8787", paramLabel = "PORT",
             description = "The port to listen on (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int port;
@@ -38,7 +43,7 @@ final class DevCommand implements Callable<Integer> {
             throw CliException.user("--port must be 0..65535, not " + port);
         }
         var env = root.env;
-        try (var server = DevServer.start(dir, new InetSocketAddress(host, port), env.err())) {
+        try (var server = DevServer.start(dir, image, new InetSocketAddress(host, port), env.err())) {
             var agent = server.agent();
             String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port()
                     + "/v1/agents/" + agent.name() + "/invoke";

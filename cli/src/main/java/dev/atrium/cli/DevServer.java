@@ -59,6 +59,8 @@ final class DevServer implements AutoCloseable {
     }
 
     private final Path dir;
+    /** The image archive the agent runs from, or null for the directory's bundle. */
+    private final Path image;
     private final Path work;
     private final PrintWriter log;
     private final BubblewrapExecutor executor;
@@ -70,8 +72,10 @@ final class DevServer implements AutoCloseable {
     private final AtomicLong runs = new AtomicLong();
     private volatile State state;
 
-    private DevServer(Path dir, Path work, PrintWriter log, BubblewrapExecutor executor, HttpServer http) {
+    private DevServer(Path dir, Path image, Path work, PrintWriter log, BubblewrapExecutor executor,
+                      HttpServer http) {
         this.dir = dir;
+        this.image = image;
         this.work = work;
         this.log = log;
         this.executor = executor;
@@ -87,12 +91,17 @@ final class DevServer implements AutoCloseable {
      * {@link CliException} says why not); later a broken card only makes calls answer 503 until it is fixed.
      */
     static DevServer start(Path dir, InetSocketAddress address, PrintWriter log) throws IOException {
+        return start(dir, null, address, log);
+    }
+
+    /** As {@link #start(Path, InetSocketAddress, PrintWriter)}, the agent being the image archive when given. */
+    static DevServer start(Path dir, Path image, InetSocketAddress address, PrintWriter log) throws IOException {
         Path work = LocalAgent.workDirectory("atrium-agent-dev");
         try {
             // probing the sandbox and reading the card (Jackson's first use) each take ~0.1 s: side by side
             var probe = java.util.concurrent.CompletableFuture.supplyAsync(() -> LocalAgent.sandbox(
                     work.resolve("sandbox")));
-            var first = LocalAgent.load(dir, work.resolve("agent-0"));
+            var first = LocalAgent.load(dir, work.resolve("agent-0"), image);
             BubblewrapExecutor executor;
             try {
                 executor = probe.join();
@@ -106,7 +115,7 @@ final class DevServer implements AutoCloseable {
                 throw CliException.user("Cannot listen on " + address.getHostString() + ":" + address.getPort()
                         + " (" + e.getMessage() + "): is another agent dev running? Choose one with --port");
             }
-            var server = new DevServer(dir, work, log, executor, http);
+            var server = new DevServer(dir, image, work, log, executor, http);
             server.state = server.load(first);
             http.createContext("/", server::handle);
             http.setExecutor(server.handlers);
@@ -149,7 +158,7 @@ final class DevServer implements AutoCloseable {
     synchronized void reload() {
         String now;
         try {
-            now = BundlePacker.fingerprint(dir);
+            now = LocalAgent.fingerprint(dir, image);
         } catch (IOException | RuntimeException e) {
             now = "unreadable: " + e.getMessage();
         }
@@ -158,7 +167,7 @@ final class DevServer implements AutoCloseable {
         }
         State before = state;
         try {
-            var agent = LocalAgent.load(dir, nextDirectory());
+            var agent = LocalAgent.load(dir, nextDirectory(), image);
             state = load(agent);
             log.println("reloaded " + Output.safe(agent.name()) + " " + Output.safe(agent.version()));
         } catch (IOException | RuntimeException e) {

@@ -19,7 +19,10 @@ import com.networknt.schema.SpecificationVersion;
 import dev.atrium.sandbox.BubblewrapExecutor;
 import dev.atrium.sandbox.BundleRefused;
 import dev.atrium.sandbox.BundleUnpacker;
+import dev.atrium.sandbox.ImageArchive;
+import dev.atrium.sandbox.ImageConfig;
 import dev.atrium.sandbox.Limits;
+import dev.atrium.sandbox.Network;
 import dev.atrium.sandbox.RunResult;
 import dev.atrium.sandbox.RunSpec;
 
@@ -65,18 +68,25 @@ final class LocalAgent {
         }
     }
 
+    /** The server's caps of an image archive (atrium.marketplace.image.*). */
+    static final ImageArchive.Caps IMAGE_CAPS = ImageArchive.Caps.of(50_000, 512L * 1024 * 1024);
+
     private final JsonNode card;
     private final List<String> command;
     private final Limits limits;
     private final Path bundle;
     private final String fingerprint;
+    /** For an image: its Entrypoint/Cmd, Env and WorkingDir; {@code bundle} is then its root. Else null. */
+    private final ImageConfig image;
 
-    private LocalAgent(JsonNode card, List<String> command, Limits limits, Path bundle, String fingerprint) {
+    private LocalAgent(JsonNode card, List<String> command, Limits limits, Path bundle, String fingerprint,
+                       ImageConfig image) {
         this.card = card;
         this.command = command;
         this.limits = limits;
         this.bundle = bundle;
         this.fingerprint = fingerprint;
+        this.image = image;
     }
 
     /**
@@ -84,12 +94,22 @@ final class LocalAgent {
      * that would be refused is a {@link CliException} naming why.
      */
     static LocalAgent load(Path dir, Path into) throws IOException {
-        String fingerprint = BundlePacker.fingerprint(dir);
+        return load(dir, into, null);
+    }
+
+    /**
+     * As {@link #load(Path, Path)}; with {@code imageArchive} the agent is that image (docker save or OCI archive),
+     * unpacked as the server unpacks it, and runs on its root with the card's entrypoint or the image's
+     * Entrypoint/Cmd.
+     */
+    static LocalAgent load(Path dir, Path into, Path imageArchive) throws IOException {
+        String fingerprint = fingerprint(dir, imageArchive);
         JsonNode card = card(dir);
         var command = new ArrayList<String>();
         card.path("runtime").path("entrypoint").forEach(part -> command.add(part.asText()));
-        if (command.isEmpty()) {
-            throw CliException.user("agent.json has no runtime.entrypoint: only bundle agents run locally");
+        if (command.isEmpty() && imageArchive == null) {
+            throw CliException.user("agent.json has no runtime.entrypoint: give the image archive with --image, "
+                    + "or add an entrypoint and run the directory as a bundle");
         }
         long memory = Math.max(16, Math.min(card.path("runtime").path("memory_mb").asLong(MAX_MEMORY_MB),
                 MAX_MEMORY_MB));
@@ -98,8 +118,26 @@ final class LocalAgent {
         // as the server runs an unverified agent: the declared CPU quota, at most the default 50 %
         int cpu = (int) Math.max(10, Math.min(card.path("permissions").path("max_cpu_percent").asLong(50), 50));
         var limits = Limits.DEFAULTS.withMemoryMb(memory).withTimeout(Duration.ofSeconds(timeout)).withCpuPercent(cpu);
-        var packed = BundlePacker.pack(dir, PublishCommand.MAX_BUNDLE_BYTES);
         Files.createDirectories(into);
+        if (imageArchive != null) {
+            checkImage(imageArchive);
+            Path root = into.resolve("root");
+            ImageArchive.Unpacked unpacked;
+            try {
+                unpacked = ImageArchive.unpack(imageArchive, root, IMAGE_CAPS);
+            } catch (BundleRefused e) {
+                throw CliException.user("The image would be refused: " + e.getMessage());
+            }
+            if (command.isEmpty()) {
+                command.addAll(unpacked.config().command());
+            }
+            if (command.isEmpty()) {
+                throw CliException.user("Neither agent.json's runtime.entrypoint nor the image's Entrypoint/Cmd "
+                        + "names a command");
+            }
+            return new LocalAgent(card, List.copyOf(command), limits, root, fingerprint, unpacked.config());
+        }
+        var packed = BundlePacker.pack(dir, PublishCommand.MAX_BUNDLE_BYTES);
         Path archive = into.resolve("bundle.tar.gz");
         Files.write(archive, packed.bytes());
         Path target = into.resolve("bundle");
@@ -108,7 +146,32 @@ final class LocalAgent {
         } catch (BundleRefused e) {
             throw CliException.user("The bundle would be refused: " + e.getMessage());
         }
-        return new LocalAgent(card, List.copyOf(command), limits, target, fingerprint);
+        return new LocalAgent(card, List.copyOf(command), limits, target, fingerprint, null);
+    }
+
+    /** An image archive the server would take: told by its content, within the size cap. */
+    static void checkImage(Path archive) throws IOException {
+        if (!Files.isRegularFile(archive)) {
+            throw CliException.user("No image archive at " + archive + ": make one with docker save -o FILE IMAGE, "
+                    + "or skopeo copy docker://IMAGE oci-archive:FILE");
+        }
+        if (Files.size(archive) > PublishCommand.MAX_IMAGE_BYTES) {
+            throw CliException.user("The image archive has " + Files.size(archive) + " bytes; at most "
+                    + PublishCommand.MAX_IMAGE_BYTES + " are accepted");
+        }
+        if (!ImageArchive.isImage(archive)) {
+            throw CliException.user(archive + " is not an image archive (docker save, or an OCI archive as skopeo "
+                    + "writes it)");
+        }
+    }
+
+    /** The directory's fingerprint, and the image archive's size and time when there is one. */
+    static String fingerprint(Path dir, Path imageArchive) throws IOException {
+        String fingerprint = BundlePacker.fingerprint(dir);
+        if (imageArchive != null && Files.exists(imageArchive)) {
+            fingerprint += " image " + Files.size(imageArchive) + " " + Files.getLastModifiedTime(imageArchive);
+        }
+        return fingerprint;
     }
 
     /**
@@ -181,8 +244,10 @@ final class LocalAgent {
     }
 
     Run run(BubblewrapExecutor executor, JsonNode input) {
-        var result = executor.run(RunSpec.of(bundle, command, input.toString().getBytes(StandardCharsets.UTF_8),
-                limits));
+        byte[] stdin = input.toString().getBytes(StandardCharsets.UTF_8);
+        var result = executor.run(image == null ? RunSpec.of(bundle, command, stdin, limits)
+                : new RunSpec(bundle, command, stdin, environment(image.env()), limits, Network.NONE, false, false,
+                true).onRootFileSystem(image.workingDir()));
         return switch (result.outcome()) {
             case TIMED_OUT -> failed(result, Status.TIMED_OUT,
                     "The agent timed out after " + limits.timeout().toSeconds() + " s");
@@ -193,6 +258,18 @@ final class LocalAgent {
                     ? failed(result, Status.FAILED, "The agent exited with code " + result.exitCode())
                     : reply(result);
         };
+    }
+
+    /** An image's {@code Env} ({@code NAME=value}) as the server passes it. */
+    static java.util.Map<String, String> environment(List<String> env) {
+        var out = new java.util.LinkedHashMap<String, String>();
+        for (String pair : env) {
+            int eq = pair.indexOf('=');
+            if (eq > 0 && pair.indexOf('\0') < 0) {
+                out.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
+        return out;
     }
 
     private static Run reply(RunResult result) {

@@ -34,6 +34,8 @@ import dev.atrium.sdk.AtriumException;
 final class PublishCommand implements Callable<Integer> {
 
     static final long MAX_BUNDLE_BYTES = 20L * 1024 * 1024;
+    /** The server's default cap of an image archive (atrium.marketplace.image.max-bytes). */
+    static final long MAX_IMAGE_BYTES = 200L * 1024 * 1024;
     private static final int CHUNK = 16 * 1024;
 
     @ParentCommand
@@ -42,6 +44,11 @@ final class PublishCommand implements Callable<Integer> {
     @Option(names = {"-C", "--directory"}, defaultValue = ".", paramLabel = "DIR",
             description = "The agent's directory (default: the current one).")
     Path dir;
+
+    @Option(names = "--image", paramLabel = "ARCHIVE",
+            description = "Submit this image archive (docker save -o, or skopeo copy ... oci-archive:) instead of "
+                    + "packing the directory; agent.json stays the card.")
+    Path image;
 
     @Option(names = "--wait", description = "Wait until the submission is reviewed; exit 1 when rejected.")
     boolean await;
@@ -75,7 +82,13 @@ final class PublishCommand implements Callable<Integer> {
         if (!problems.isEmpty()) {
             return rejected(problems, "agent.json does not match the card schema; nothing was uploaded");
         }
-        var bundle = BundlePacker.pack(dir, MAX_BUNDLE_BYTES);
+        BundlePacker.Bundle bundle;
+        if (image != null) {
+            LocalAgent.checkImage(image);
+            bundle = new BundlePacker.Bundle(Files.readAllBytes(image), List.of(), List.of());
+        } else {
+            bundle = BundlePacker.pack(dir, MAX_BUNDLE_BYTES);
+        }
         var answer = upload(cardText, bundle);
         JsonNode body = answer.body();
         if (answer.status() == 422) {
@@ -98,8 +111,8 @@ final class PublishCommand implements Callable<Integer> {
         String agentId = body.path("agent_id").asText();
         if (!root.json) {
             env.out().println("Submitted " + Output.safe(card.path("name").asText()) + " "
-                    + Output.safe(card.path("version").asText()) + " (" + bundle.files().size() + " files, "
-                    + bundle.bytes().length + " bytes): " + env.colour("@|yellow pending review|@") + ", agent "
+                    + Output.safe(card.path("version").asText()) + " (" + (image != null ? "image archive, "
+                    : bundle.files().size() + " files, ") + bundle.bytes().length + " bytes): " + env.colour("@|yellow pending review|@") + ", agent "
                     + agentId + ", estimated review " + Output.safe(body.path("estimated_review").asText()));
             body.path("checks").fields().forEachRemaining(c -> env.out().println("  check " + Output.safe(c.getKey())
                     + ": " + Output.safe(c.getValue().path("status").asText(c.getValue().toString()))));
@@ -181,8 +194,10 @@ final class PublishCommand implements Callable<Integer> {
         var body = new ByteArrayOutputStream();
         body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"card\"\r\n"
                 + "Content-Type: application/json\r\n\r\n" + cardText + "\r\n--" + boundary
-                + "\r\nContent-Disposition: form-data; name=\"bundle\"; filename=\"bundle.tar.gz\"\r\n"
-                + "Content-Type: application/gzip\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+                + "\r\nContent-Disposition: form-data; name=\"bundle\"; filename=\""
+                + (image != null ? "image.tar" : "bundle.tar.gz") + "\"\r\nContent-Type: "
+                + (image != null ? "application/x-tar" : "application/gzip") + "\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
         body.writeBytes(bundle.bytes());
         body.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
         byte[] bytes = body.toByteArray();

@@ -29,6 +29,11 @@ final class TestCommand implements Callable<Integer> {
             description = "The agent's directory (default: the current one).")
     Path dir;
 
+    @Option(names = "--image", paramLabel = "ARCHIVE",
+            description = "Run this image archive (docker save, or an OCI archive) rather than the directory's bundle; "
+                    + "agent.json stays the card.")
+    Path image;
+
     @Option(names = {"-i", "--input"}, paramLabel = "JSON|@FILE|-",
             description = "One input: a JSON object, @file, or - for standard input.")
     String input;
@@ -38,7 +43,7 @@ final class TestCommand implements Callable<Integer> {
         JsonNode value = input == null ? null : InvokeCommand.read(root.env, input);
         Path work = LocalAgent.workDirectory("atrium-agent-test");
         try {
-            var agent = LocalAgent.load(dir, work.resolve("agent"));
+            var agent = LocalAgent.load(dir, work.resolve("agent"), image);
             if (agent.card().path("test_cases").isEmpty() && value == null) {
                 throw CliException.user("agent.json has no test_cases: add some, or run one input with --input");
             }

@@ -139,6 +139,15 @@ public final class BubblewrapExecutor implements Executor {
         if (spec.auditNetwork() && !capabilities.networkAudit()) {
             throw new SandboxRefused("The network audit was asked for, but strace is not available");
         }
+        if (spec.rootFileSystem() && proxied(spec)) {
+            // the egress relay is the host's Python, which an image's root does not have
+            throw new SandboxRefused("An agent shipped as an image cannot be given network here yet");
+        }
+        if (spec.rootFileSystem() && spec.untrusted() && !cgroups.pids()) {
+            // without a pids controller the process count is held by the host's prlimit, absent from an image's root
+            throw new SandboxRefused("An untrusted image agent needs the cgroup pids controller, which this machine "
+                    + "lacks");
+        }
         checkBundle(spec.bundleDir());
         if (Thread.currentThread().isInterrupted()) {
             // as a blocking call would: an interrupted caller gets no run at all
@@ -290,7 +299,7 @@ public final class BubblewrapExecutor implements Executor {
         if (egress) {
             c.addAll(List.of("/bin/sh", "-c", EgressProxy.WRAPPER, "agent"));
         }
-        if (!cgroups.pids()) {
+        if (!cgroups.pids() && !spec.rootFileSystem()) {
             // no pids controller: the process count is held by RLIMIT_NPROC, counted inside the fresh user namespace
             c.addAll(List.of(PRLIMIT, "--nproc=" + spec.limits().maxProcesses()));
         }
@@ -318,7 +327,12 @@ public final class BubblewrapExecutor implements Executor {
         // the run's own empty network namespace, whatever its trust and network: the proxy is its only way out
         c.add("--unshare-net");
         c.addAll(List.of("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "agent"));
-        c.addAll(hostMounts);
+        if (spec.rootFileSystem()) {
+            // the image's root, made by ImageArchive with every mount point below in place
+            c.addAll(List.of("--ro-bind", spec.bundleDir().toAbsolutePath().toString(), "/"));
+        } else {
+            c.addAll(hostMounts);
+        }
         c.addAll(List.of("--ro-bind-data", "3", "/etc/passwd", "--ro-bind-data", "4", "/etc/group"));
         c.addAll(List.of("--proc", "/proc", "--dev", "/dev"));
         c.addAll(List.of("--size", "" + spec.limits().tmpBytes(), "--perms", "1777", "--tmpfs", "/tmp"));
@@ -326,11 +340,13 @@ public final class BubblewrapExecutor implements Executor {
             // a bounded tmpfs rather than a host directory: the agent cannot fill the host's disk
             c.addAll(List.of("--size", "" + spec.limits().tmpBytes(), "--perms", "0700", "--tmpfs", "/scratch"));
         }
-        c.addAll(List.of("--ro-bind", spec.bundleDir().toAbsolutePath().toString(), "/agent"));
+        if (!spec.rootFileSystem()) {
+            c.addAll(List.of("--ro-bind", spec.bundleDir().toAbsolutePath().toString(), "/agent"));
+        }
         if (egress != null) {
             c.addAll(List.of("--ro-bind", egress.toString(), "/run/atrium"));
         }
-        c.addAll(List.of("--remount-ro", "/", "--chdir", "/agent", "--clearenv"));
+        c.addAll(List.of("--remount-ro", "/", "--chdir", spec.workingDir(), "--clearenv"));
         for (Map.Entry<String, String> e : spec.environment().entrySet()) {
             if (e.getKey().isEmpty() || e.getKey().contains("=") || e.getKey().indexOf('\0') >= 0
                     || e.getValue().indexOf('\0') >= 0) {
@@ -338,8 +354,12 @@ public final class BubblewrapExecutor implements Executor {
             }
             c.addAll(List.of("--setenv", e.getKey(), e.getValue()));
         }
-        c.addAll(List.of("--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", "/tmp",
-                "--setenv", "LANG", "C.UTF-8"));
+        for (var d : Map.of("PATH", "/usr/local/bin:/usr/bin:/bin", "HOME", "/tmp", "LANG", "C.UTF-8").entrySet()) {
+            // an image's own Env (passed in the environment) keeps its PATH; a bundle always gets the host's
+            if (!spec.rootFileSystem() || !spec.environment().containsKey(d.getKey())) {
+                c.addAll(List.of("--setenv", d.getKey(), d.getValue()));
+            }
+        }
         if (spec.scratch()) {
             c.addAll(List.of("--setenv", "SCRATCH", "/scratch"));
         }

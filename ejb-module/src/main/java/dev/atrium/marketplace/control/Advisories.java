@@ -21,7 +21,8 @@ import dev.atrium.platform.http.JsonInput;
 /**
  * Known vulnerabilities, read from a JSON array of OSV records (https://ossf.github.io/osv-schema/): each record's
  * {@code id}, {@code aliases}, {@code summary}, and per {@code affected} entry the {@code package} ({@code ecosystem}
- * {@code PyPI}, {@code npm} or {@code Maven}; {@code name}, for Maven {@code groupId:artifactId}), its
+ * {@code PyPI}, {@code npm}, {@code Maven} or {@code Debian:<release>} (for an image's installed packages); {@code name},
+ * for Maven {@code groupId:artifactId}), its
  * {@code versions} listed one by one and its {@code ECOSYSTEM} or {@code SEMVER} {@code ranges} of
  * {@code introduced}/{@code fixed}/{@code last_affected} events. The severity is
  * {@code database_specific.severity} (GitHub's {@code LOW}/{@code MODERATE}/{@code HIGH}/{@code CRITICAL}, also
@@ -37,21 +38,27 @@ final class Advisories {
                     List<String> versions, List<List<Event>> ranges, Severity severity) {
 
         boolean affects(String version) {
-            if (versions.stream().anyMatch(v -> VersionOrder.INSTANCE.compare(v, version) == 0)) {
+            java.util.Comparator<String> order = order();
+            if (versions.stream().anyMatch(v -> order.compare(v, version) == 0)) {
                 return true;
             }
-            return ranges.stream().anyMatch(r -> inRange(r, version));
+            return ranges.stream().anyMatch(r -> inRange(order, r, version));
+        }
+
+        /** Debian's own version order for its packages, the generic one for the others. */
+        private java.util.Comparator<String> order() {
+            return ecosystem.equals("Debian") ? DebianVersionOrder.INSTANCE : VersionOrder.INSTANCE;
         }
 
         /** Events in order: each introduced opens an interval that the next fixed or last_affected closes. */
-        private static boolean inRange(List<Event> events, String version) {
+        private static boolean inRange(java.util.Comparator<String> order, List<Event> events, String version) {
             String introduced = null;
             for (Event e : events) {
                 switch (e.kind()) {
                     case "introduced" -> introduced = e.version();
                     case "fixed", "last_affected" -> {
-                        if (introduced != null && at(introduced, version)) {
-                            int c = VersionOrder.INSTANCE.compare(version, e.version());
+                        if (introduced != null && at(order, introduced, version)) {
+                            int c = order.compare(version, e.version());
                             if (e.kind().equals("fixed") ? c < 0 : c <= 0) {
                                 return true;
                             }
@@ -62,11 +69,11 @@ final class Advisories {
                     }
                 }
             }
-            return introduced != null && at(introduced, version);
+            return introduced != null && at(order, introduced, version);
         }
 
-        private static boolean at(String introduced, String version) {
-            return introduced.equals("0") || VersionOrder.INSTANCE.compare(version, introduced) >= 0;
+        private static boolean at(java.util.Comparator<String> order, String introduced, String version) {
+            return introduced.equals("0") || order.compare(version, introduced) >= 0;
         }
 
         /** The advisory's name for a finding: its CVE alias when it has one, next to its own id. */
@@ -134,7 +141,11 @@ final class Advisories {
                 continue;
             }
             String ecosystem = pkg.getString("ecosystem", "");
-            if (!List.of("PyPI", "npm", "Maven").contains(ecosystem)) {
+            // Debian's records name the release (Debian:12); an image's dpkg status is compared with all of them
+            if (ecosystem.startsWith("Debian")) {
+                ecosystem = "Debian";
+            }
+            if (!List.of("PyPI", "npm", "Maven", "Debian").contains(ecosystem)) {
                 continue;
             }
             var ranges = new ArrayList<List<Event>>();

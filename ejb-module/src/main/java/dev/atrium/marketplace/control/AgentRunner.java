@@ -97,11 +97,15 @@ public class AgentRunner {
     private Run runTraced(Agent agent, AgentVersion version, byte[] stdin, Calling calling) {
         if (version.bundleKey() == null) {
             throw new BusinessException(Problem.UNAVAILABLE, "This agent cannot run here",
-                    "The agent ships as a container image only (runtime.docker_image) and this platform has no "
-                            + "container runtime; only agents with a bundle can be invoked");
+                    "The agent names a container image (runtime.docker_image) but none was uploaded; this platform "
+                            + "pulls no images: only agents with a bundle or an uploaded image archive can be invoked");
         }
         String card = version.cardJson();
         List<String> command = entrypoint(card);
+        BundleCache.Image image = BundleCache.isImage(version.bundleKey()) ? bundles.image(version.bundleKey()) : null;
+        if (command.isEmpty() && image != null) {
+            command = image.config().command();
+        }
         if (command.isEmpty()) {
             throw new BusinessException(Problem.UNAVAILABLE, "This agent cannot run here",
                     "The agent's card has no runtime.entrypoint");
@@ -110,7 +114,11 @@ public class AgentRunner {
         TrustLevel trust = agent.trustLevel();
         Limits limits = AgentLimits.of(declared, trust);
         Network network = AgentLimits.network(declared, trust) ? Network.to(declared.allowedDomains()) : Network.NONE;
-        var environment = new LinkedHashMap<>(secrets.environment(agent.id(), declared.allowedEnvVars()));
+        var environment = new LinkedHashMap<String, String>();
+        if (image != null) {
+            environment.putAll(imageEnvironment(image.config().env()));
+        }
+        environment.putAll(secrets.environment(agent.id(), declared.allowedEnvVars()));
         var dependencies = dependencies(card);
         String token = null;
         if (!dependencies.isEmpty()) {
@@ -123,7 +131,10 @@ public class AgentRunner {
             environment.put(INVOKE_TOKEN, token);
             network = network.withGateway(httpPort);
         }
-        var spec = new RunSpec(bundles.unpacked(version.bundleKey()), command, stdin, environment, limits, network,
+        var spec = image != null
+                ? new RunSpec(image.root(), command, stdin, environment, limits, network, declared.filesystem(), false,
+                trust != TrustLevel.OFFICIAL).onRootFileSystem(image.config().workingDir())
+                : new RunSpec(bundles.unpacked(version.bundleKey()), command, stdin, environment, limits, network,
                 declared.filesystem(), false, trust != TrustLevel.OFFICIAL);
         try {
             // a call from within a run counts against its agent's cap only (SandboxSlots)
@@ -144,6 +155,18 @@ public class AgentRunner {
                 tokens.revoke(token);
             }
         }
+    }
+
+    /** An image's {@code Env} ({@code NAME=value}) as a map; entries without a name or with NUL are left out. */
+    static Map<String, String> imageEnvironment(List<String> env) {
+        var out = new LinkedHashMap<String, String>();
+        for (String pair : env) {
+            int eq = pair.indexOf('=');
+            if (eq > 0 && pair.indexOf('\0') < 0) {
+                out.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
+        return out;
     }
 
     /** The card's declared agent dependencies: name → version range. */

@@ -15,12 +15,16 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -30,6 +34,8 @@ import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.objects.ObjectStore;
 import dev.atrium.sandbox.BundleRefused;
 import dev.atrium.sandbox.BundleUnpacker;
+import dev.atrium.sandbox.ImageArchive;
+import dev.atrium.sandbox.ImageConfig;
 
 /**
  * Unpacked bundles under {@code <data-dir>/bundles}, one directory per stored bundle (named by a hash of its object
@@ -54,6 +60,34 @@ public class BundleCache {
 
     /** One lock per bundle key, so that concurrent first calls of one version unpack it once. */
     private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
+
+    /** An unpacked image: its root file system and how to run it. */
+    public record Image(Path root, ImageConfig config) {
+    }
+
+    /** Whether the stored object is an image archive (its key names the format). */
+    public static boolean isImage(String key) {
+        return key.endsWith("." + BundleInspector.IMAGE);
+    }
+
+    /**
+     * The unpacked image stored under {@code key}: {@code <dir>/root} (the sandbox's read-only root) beside
+     * {@code <dir>/image.json} (Entrypoint, Cmd, Env, WorkingDir), unpacked once per instance as a bundle is.
+     */
+    public Image image(String key) {
+        Path dir = unpacked(key);
+        try (var reader = Json.createReader(Files.newBufferedReader(dir.resolve("image.json")))) {
+            JsonObject o = reader.readObject();
+            return new Image(dir.resolve("root"), new ImageConfig(strings(o, "entrypoint"), strings(o, "cmd"),
+                    strings(o, "env"), o.getString("working_dir", "/")));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the unpacked image " + key, e);
+        }
+    }
+
+    private static List<String> strings(JsonObject o, String name) {
+        return o.getJsonArray(name).getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
+    }
 
     /** The unpacked directory of the bundle stored under {@code key}. */
     public Path unpacked(String key) {
@@ -82,8 +116,19 @@ public class BundleCache {
                 try (InputStream in = stored.content()) {
                     Files.copy(in, archive, StandardCopyOption.REPLACE_EXISTING);
                 }
-                BundleUnpacker.unpack(archive, work.resolve("b"), settings.bundleMaxEntries(),
-                        settings.bundleMaxUnpackedBytes());
+                if (isImage(key)) {
+                    var image = ImageArchive.unpack(archive, work.resolve("b").resolve("root"),
+                            settings.imageCaps());
+                    var config = image.config();
+                    Files.writeString(work.resolve("b").resolve("image.json"), Json.createObjectBuilder()
+                            .add("entrypoint", Json.createArrayBuilder(config.entrypoint()))
+                            .add("cmd", Json.createArrayBuilder(config.cmd()))
+                            .add("env", Json.createArrayBuilder(config.env()))
+                            .add("working_dir", config.workingDir()).build().toString());
+                } else {
+                    BundleUnpacker.unpack(archive, work.resolve("b"), settings.bundleMaxEntries(),
+                            settings.bundleMaxUnpackedBytes());
+                }
             } finally {
                 Files.deleteIfExists(archive);
             }

@@ -15,6 +15,7 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 
 import dev.atrium.sandbox.BundlePaths;
+import dev.atrium.sandbox.ImageArchive;
 
 /**
  * Checks an uploaded agent bundle before it is stored: a {@code .tar.gz} or {@code .zip} (told by its first bytes,
@@ -29,6 +30,8 @@ public final class BundleInspector {
 
     public static final String TAR_GZ = "tar.gz";
     public static final String ZIP = "zip";
+    /** An image archive (docker save, OCI archive): checked when it is unpacked, by {@link ImageArchive}. */
+    public static final String IMAGE = "oci";
 
     /** The outcome: the format, and the problems (none for an acceptable bundle). */
     public record Inspection(String format, int entries, long unpackedBytes, List<SubmissionProblem> problems) {
@@ -47,6 +50,9 @@ public final class BundleInspector {
     }
 
     public Inspection inspect(Path file) {
+        if (ImageArchive.isImage(file)) {
+            return new Inspection(IMAGE, 0, 0, List.of());
+        }
         String format;
         try (InputStream in = Files.newInputStream(file)) {
             byte[] head = in.readNBytes(4);

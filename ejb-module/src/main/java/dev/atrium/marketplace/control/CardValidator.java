@@ -72,6 +72,11 @@ public final class CardValidator {
     }
 
     public Result validate(String text, boolean withBundle) {
+        return validate(text, withBundle, false);
+    }
+
+    /** With {@code withImage}, an image archive was uploaded: its Entrypoint/Cmd stand in for runtime.entrypoint. */
+    public Result validate(String text, boolean withBundle, boolean withImage) {
         // a card that is not JSON at all is malformed input (400), not a card with problems to list
         JsonValue value = JsonInput.read(text, "card: the part is not valid JSON, or nests deeper than "
                 + JsonInput.MAX_DEPTH + " levels");
@@ -85,7 +90,7 @@ public final class CardValidator {
         if (inputSchemaValid) {
             checkTestCases(problems, card);
         }
-        checkRuntime(problems, card, withBundle);
+        checkRuntime(problems, card, withBundle, withImage);
         checkDependencies(problems, card);
         checkCapabilityNames(problems, card);
         if (!problems.isEmpty()) {
@@ -140,15 +145,26 @@ public final class CardValidator {
         }
     }
 
-    private static void checkRuntime(java.util.Set<SubmissionProblem> problems, JsonObject card, boolean withBundle) {
+    private static void checkRuntime(java.util.Set<SubmissionProblem> problems, JsonObject card, boolean withBundle,
+                                     boolean withImage) {
         if (!(card.get("runtime") instanceof JsonObject runtime)) {
             return;
         }
-        if (withBundle && !runtime.containsKey("entrypoint")) {
+        if (withImage) {
+            // granted network and the invoke gateway go through the egress relay, a host program an image lacks
+            if (dev.atrium.marketplace.entity.Permissions.of(card.toString()).network()) {
+                problems.add(SubmissionProblem.card("/permissions/requires_network", "an agent shipped as an image "
+                        + "archive cannot be given network on this platform yet"));
+            }
+            if (!DependencyResolver.dependencies(card.toString()).isEmpty()) {
+                problems.add(SubmissionProblem.card("/dependencies/agents", "an agent shipped as an image archive "
+                        + "cannot call other agents on this platform yet"));
+            }
+        } else if (withBundle && !runtime.containsKey("entrypoint")) {
             problems.add(SubmissionProblem.card("/runtime/entrypoint",
                     "required when a bundle is submitted: the command the sandbox runs, e.g. [\"python3\",\"main.py\"]"));
         }
-        if (!withBundle && !runtime.containsKey("docker_image")) {
+        if (!withBundle && !withImage && !runtime.containsKey("docker_image")) {
             problems.add(SubmissionProblem.card("/runtime/docker_image",
                     "required when no bundle is submitted: the image the sandbox runs"));
         }

@@ -13,6 +13,7 @@ import jakarta.json.JsonObject;
 
 import dev.atrium.marketplace.entity.TrustLevel;
 import dev.atrium.sandbox.Executor;
+import dev.atrium.sandbox.ImageConfig;
 import dev.atrium.sandbox.Limits;
 import dev.atrium.sandbox.Network;
 import dev.atrium.sandbox.RunResult;
@@ -36,13 +37,27 @@ final class CheckRunner {
     private final LongSupplier nanoTime;
     private final long deadline;
     private final List<AgentRun> runs = new ArrayList<>();
+    /** For an image: its root, command (the card's entrypoint, else its Entrypoint/Cmd) and Env; else null. */
+    private final ImageConfig image;
 
     CheckRunner(Executor executor, Path bundleDir, CheckedCard card, Duration budget, LongSupplier nanoTime) {
+        this(executor, bundleDir, card, budget, nanoTime, null);
+    }
+
+    /** With {@code image}, {@code bundleDir} is the image's unpacked root file system. */
+    CheckRunner(Executor executor, Path bundleDir, CheckedCard card, Duration budget, LongSupplier nanoTime,
+                ImageConfig image) {
         this.executor = executor;
         this.bundleDir = bundleDir;
         this.card = card;
         this.nanoTime = nanoTime;
         this.deadline = nanoTime.getAsLong() + budget.toNanos();
+        this.image = image;
+    }
+
+    /** The command the checks run: the card's entrypoint, or for an image without one its Entrypoint and Cmd. */
+    List<String> command() {
+        return image != null && card.entrypoint().isEmpty() ? image.command() : card.entrypoint();
     }
 
     /** The limits of an unverified agent with this card's declaration. */
@@ -60,8 +75,16 @@ final class CheckRunner {
         Limits bounded = limits.timeout().toNanos() > left ? limits.withTimeout(Duration.ofNanos(left)) : limits;
         Network network = AgentLimits.network(card.permissions(), TrustLevel.UNVERIFIED)
                 ? Network.to(card.permissions().allowedDomains()) : Network.NONE;
-        var spec = new RunSpec(bundleDir, card.entrypoint(), input.toString().getBytes(StandardCharsets.UTF_8),
-                environment, bounded, network, card.permissions().filesystem(), true, true);
+        var env = new java.util.LinkedHashMap<String, String>();
+        if (image != null) {
+            env.putAll(AgentRunner.imageEnvironment(image.env()));
+        }
+        env.putAll(environment);
+        var spec = new RunSpec(bundleDir, command(), input.toString().getBytes(StandardCharsets.UTF_8),
+                env, bounded, network, card.permissions().filesystem(), true, true);
+        if (image != null) {
+            spec = spec.onRootFileSystem(image.workingDir());
+        }
         RunResult result = executor.run(spec);
         runs.add(new AgentRun(label, smoke, bounded, result));
         return Optional.of(result);

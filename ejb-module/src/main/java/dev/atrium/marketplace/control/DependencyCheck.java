@@ -25,6 +25,36 @@ final class DependencyCheck {
         this.advisories = advisories;
     }
 
+    /**
+     * An image: its installed packages ({@link ImagePackages}) and the manifests of its application directory
+     * ({@code appDir}, null when it has none). {@code withAdvisories} counts the packages an advisory affects.
+     */
+    Outcome checkImage(Path root, Path appDir, int[] withAdvisories) {
+        var findings = new ArrayList<CheckFinding>();
+        ImagePackages.Found installed = ImagePackages.read(root);
+        findings.addAll(installed.notes());
+        for (Manifests.Dependency d : installed.packages()) {
+            var affecting = advisories.affecting(d);
+            if (!affecting.isEmpty()) {
+                withAdvisories[0]++;
+            }
+            for (Advisories.Advisory a : affecting) {
+                String where = d.line() > 0 ? d.file() + ":" + d.line() : d.file();
+                findings.add(new CheckFinding(a.severity(), where, d.ecosystem() + " package " + d.name() + " "
+                        + d.version() + " is affected by " + a.label() + ": " + a.summary()));
+            }
+        }
+        int manifests = 0;
+        int dependencies = installed.packages().size();
+        if (appDir != null) {
+            Outcome app = check(appDir);
+            findings.addAll(app.findings());
+            manifests = app.manifests();
+            dependencies += app.dependencies();
+        }
+        return new Outcome(findings, manifests, dependencies);
+    }
+
     Outcome check(Path root) {
         var findings = new ArrayList<CheckFinding>();
         BundleFiles files = BundleFiles.of(root);

@@ -29,6 +29,19 @@ public class MarketplaceSettings {
     @ConfigProperty(name = "atrium.marketplace.bundle.max-entries", defaultValue = "10000")
     int bundleMaxEntries;
 
+    /** An image archive (docker save, OCI archive) is larger than a bundle: its own caps. */
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.image.max-bytes", defaultValue = "209715200")
+    long imageMaxBytes;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.image.max-unpacked-bytes", defaultValue = "536870912")
+    long imageMaxUnpackedBytes;
+
+    @Inject
+    @ConfigProperty(name = "atrium.marketplace.image.max-entries", defaultValue = "50000")
+    int imageMaxEntries;
+
     @Inject
     @ConfigProperty(name = "atrium.marketplace.review-hours", defaultValue = "24")
     int reviewHours;
@@ -47,9 +60,23 @@ public class MarketplaceSettings {
         return bundleMaxBytes;
     }
 
+    /** The most an upload may carry before its content says whether it is a bundle or an image archive. */
+    public long uploadMaxBytes() {
+        return Math.max(bundleMaxBytes, imageMaxBytes);
+    }
+
     /** What a whole submission request may carry: the bundle plus the card and the multipart framing. */
     public long requestMaxBytes() {
-        return bundleMaxBytes + CARD_MAX_BYTES + 64 * 1024;
+        return uploadMaxBytes() + CARD_MAX_BYTES + 64 * 1024;
+    }
+
+    public long imageMaxBytes() {
+        return imageMaxBytes;
+    }
+
+    /** The caps of unpacking an image archive into a root file system. */
+    public dev.atrium.sandbox.ImageArchive.Caps imageCaps() {
+        return dev.atrium.sandbox.ImageArchive.Caps.of(imageMaxEntries, imageMaxUnpackedBytes);
     }
 
     public BundleInspector inspector() {

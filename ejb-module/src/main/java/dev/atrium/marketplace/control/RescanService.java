@@ -111,7 +111,8 @@ public class RescanService {
         try (InputStream in = stored.content()) {
             file = Files.createTempFile("atrium-rescan-", ".bundle");
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-            String format = key.endsWith("." + BundleInspector.ZIP) ? BundleInspector.ZIP : BundleInspector.TAR_GZ;
+            String format = key.endsWith("." + BundleInspector.ZIP) ? BundleInspector.ZIP
+                    : BundleCache.isImage(key) ? BundleInspector.IMAGE : BundleInspector.TAR_GZ;
             return checks.check(agent.cardJson(), file, format);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

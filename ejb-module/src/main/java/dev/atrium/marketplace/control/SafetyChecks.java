@@ -23,6 +23,7 @@ import dev.atrium.platform.error.Problem;
 import dev.atrium.sandbox.BundleRefused;
 import dev.atrium.sandbox.BundleUnpacker;
 import dev.atrium.sandbox.Executor;
+import dev.atrium.sandbox.ImageArchive;
 import dev.atrium.sandbox.RunResult;
 import dev.atrium.sandbox.RunSpec;
 import dev.atrium.sandbox.SandboxCapabilities;
@@ -81,6 +82,18 @@ public class SafetyChecks {
             // the agent runs as nobody: the directories above its bundle must be searchable by others
             dir = Files.createTempDirectory("atrium-checks-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
+            if (BundleInspector.IMAGE.equals(format)) {
+                Path root = dir.resolve("root");
+                ImageArchive.Unpacked image;
+                try {
+                    image = ImageArchive.unpack(archive, root, settings.imageCaps());
+                } catch (BundleRefused refused) {
+                    return new SafetyReport(List.of(CheckResult.ran(ImageScan.NAME, "The image could not be unpacked",
+                            List.of(CheckFinding.high(refused.entry(), "The image could not be unpacked: "
+                                    + refused.reason())), 0)));
+                }
+                return runImage(card, root, image);
+            }
             Path bundle = dir.resolve("bundle");
             try {
                 BundleUnpacker.unpack(archive, bundle, settings.bundleMaxEntries(), settings.bundleMaxUnpackedBytes());
@@ -110,7 +123,81 @@ public class SafetyChecks {
         results.add(CheckResult.ran(DependencyCheck.NAME, deps.dependencies() + " dependencies in " + deps.manifests()
                 + " manifests compared with " + advisories().size() + " advisories", deps.findings(), since(start)));
 
-        var runner = new CheckRunner(pooled(), bundle, card, settings.checksBudget(), System::nanoTime);
+        return runAgent(results, new CheckRunner(pooled(), bundle, card, settings.checksBudget(), System::nanoTime));
+    }
+
+    /**
+     * An image: the static scan over its application directory (the WorkingDir, else the directory of the command's
+     * program outside the system's directories), the dependency check over its installed packages and that
+     * directory's manifests, the image scan over the whole root, then the runs as for a bundle.
+     */
+    private SafetyReport runImage(CheckedCard card, Path root, ImageArchive.Unpacked image) {
+        var results = new ArrayList<CheckResult>();
+        var runner = new CheckRunner(pooled(), root, card, settings.checksBudget(), System::nanoTime, image.config());
+        Path app = applicationDir(root, image.config().workingDir(), runner.command());
+        long start = System.nanoTime();
+        if (app == null) {
+            results.add(CheckResult.notRun(StaticScan.NAME, "No application directory: the image's WorkingDir is / "
+                    + "and its command is a system program"));
+        } else {
+            List<CheckFinding> scanned = new StaticScan(card.permissions(), true).scan(app, null, null);
+            results.add(CheckResult.ran(StaticScan.NAME, count(scanned, "finding") + " in /" + root.relativize(app),
+                    scanned, since(start)));
+        }
+        start = System.nanoTime();
+        int[] withAdvisories = {0};
+        DependencyCheck.Outcome deps = new DependencyCheck(advisories()).checkImage(root, app, withAdvisories);
+        results.add(CheckResult.ran(DependencyCheck.NAME, deps.dependencies() + " installed packages and "
+                + "dependencies compared with " + advisories().size() + " advisories", deps.findings(), since(start)));
+        start = System.nanoTime();
+        ImageScan.Outcome scan = ImageScan.scan(root, image, withAdvisories[0]);
+        results.add(CheckResult.ran(ImageScan.NAME, image.layers() + " layers, " + image.entries() + " entries, "
+                + scan.filesRead() + " files scanned: " + count(scan.findings(), "finding"), scan.findings(),
+                since(start)));
+        if (runner.command().isEmpty()) {
+            results.add(CheckResult.ran(SmokeTestCheck.NAME, "Nothing to run", List.of(CheckFinding.high(
+                    "/runtime/entrypoint", "The image names no Entrypoint or Cmd, and the card no runtime.entrypoint")),
+                    0));
+            return new SafetyReport(results);
+        }
+        return runAgent(results, runner);
+    }
+
+    /** The application's directory in an image's root, through no link; null when there is none to tell. */
+    static Path applicationDir(Path root, String workingDir, List<String> command) {
+        List<String> candidates = new ArrayList<>();
+        candidates.add(workingDir);
+        if (!command.isEmpty() && command.get(0).startsWith("/")) {
+            String program = command.get(0);
+            candidates.add(program.substring(0, Math.max(1, program.lastIndexOf('/'))));
+        }
+        for (String candidate : candidates) {
+            String relative = dev.atrium.sandbox.BundlePaths.normalize(candidate);
+            if (relative.isEmpty() || dev.atrium.sandbox.BundlePaths.unsafeName(relative) != null
+                    || java.util.Set.of("bin", "sbin", "usr", "usr/bin", "usr/sbin", "usr/local/bin", "lib", "etc")
+                    .contains(relative)) {
+                continue;
+            }
+            Path at = root;
+            boolean real = true;
+            for (String segment : relative.split("/")) {
+                at = at.resolve(segment);
+                if (Files.isSymbolicLink(at) || !Files.isDirectory(at, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    real = false;
+                    break;
+                }
+            }
+            if (real) {
+                return at;
+            }
+        }
+        return null;
+    }
+
+    /** The checks that run the agent: smoke tests, prompt injection, then the audit of those runs. */
+    private SafetyReport runAgent(List<CheckResult> results, CheckRunner runner) {
+        CheckedCard card = runner.card();
+        long start;
         try {
             start = System.nanoTime();
             if (card.testCases().isEmpty()) {
@@ -169,8 +256,8 @@ public class SafetyChecks {
     }
 
     private static int order(String name) {
-        return List.of(SmokeTestCheck.NAME, StaticScan.NAME, DependencyCheck.NAME, PromptInjectionCheck.NAME,
-                NetworkAuditCheck.NAME, ResourceUseCheck.NAME).indexOf(name);
+        return List.of(SmokeTestCheck.NAME, StaticScan.NAME, DependencyCheck.NAME, ImageScan.NAME,
+                PromptInjectionCheck.NAME, NetworkAuditCheck.NAME, ResourceUseCheck.NAME).indexOf(name);
     }
 
     private static String count(List<CheckFinding> findings, String noun) {

@@ -107,9 +107,16 @@ final class StaticScan {
                     + "[A-Z0-9_]{0,40}[ \\t]*=[ \\t]*[^\\s'\"$({#]{12,}[ \\t]*$", "a password-like value assigned"));
 
     private final Permissions declared;
+    /** An image's application may hold native programs: its root brings the libraries they need. */
+    private final boolean nativeAllowed;
 
     StaticScan(Permissions declared) {
+        this(declared, false);
+    }
+
+    StaticScan(Permissions declared, boolean nativeAllowed) {
         this.declared = declared;
+        this.nativeAllowed = nativeAllowed;
     }
 
     /** Scans the unpacked bundle at {@code root}; {@code archive} (may be null) is read for setuid/setgid bits. */
@@ -122,6 +129,9 @@ final class StaticScan {
         for (BundleFiles.BundleFile file : files.files()) {
             byte[] head = files.head(file, 4);
             if (head.length == 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F') {
+                if (nativeAllowed) {
+                    continue;
+                }
                 findings.add(CheckFinding.high(file.name(), "An ELF binary: a bundle ships source for the host's "
                         + "interpreters, not native code"));
                 continue;

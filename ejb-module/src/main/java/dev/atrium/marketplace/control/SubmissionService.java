@@ -37,6 +37,7 @@ import dev.atrium.marketplace.entity.SmokeStatus;
 import dev.atrium.marketplace.entity.StoredBundle;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.objects.ObjectStore;
 import dev.atrium.platform.persistence.Constraints;
 
@@ -89,11 +90,19 @@ public class SubmissionService {
     public SubmissionOutcome submit(long authorId, String cardText, Path bundle) {
         var problems = new ArrayList<SubmissionProblem>();
         BundleInspector.Inspection inspection = null;
+        boolean image = false;
         if (bundle != null) {
             inspection = settings.inspector().inspect(bundle);
             problems.addAll(inspection.problems());
+            image = BundleInspector.IMAGE.equals(inspection.format());
+            // the upload was read up to the larger cap, before its content told a bundle from an image archive
+            long max = image ? settings.imageMaxBytes() : settings.bundleMaxBytes();
+            if (size(bundle) > max) {
+                throw new BusinessException(Problem.PAYLOAD_TOO_LARGE, "The submission is too large",
+                        (image ? "An image archive" : "A bundle") + " may have at most " + max + " bytes");
+            }
         }
-        CardValidator.Result validation = cards.validator().validate(cardText, bundle != null);
+        CardValidator.Result validation = cards.validator().validate(cardText, bundle != null && !image, image);
         problems.addAll(validation.problems());
         if (!problems.isEmpty()) {
             return SubmissionOutcome.rejected(problems);
@@ -167,6 +176,14 @@ public class SubmissionService {
         return SubmissionOutcome.accepted(agent, submission, report);
     }
 
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The highest version the agent ever had submitted, whatever became of it: a version number is used once. */
     private SemanticVersion newestVersion(Agent agent) {
         return agents.versionsOf(agent.id()).stream().map(AgentVersion::semanticVersion)
@@ -186,7 +203,8 @@ public class SubmissionService {
     private StoredBundle store(UUID agentId, AgentCard card, Path bundle, String format) {
         String key = "marketplace/agents/" + agentId + "/" + card.version() + "/" + UUID.randomUUID()
                 + "/bundle." + format;
-        String type = format.equals(BundleInspector.ZIP) ? "application/zip" : "application/gzip";
+        String type = format.equals(BundleInspector.ZIP) ? "application/zip"
+                : format.equals(BundleInspector.IMAGE) ? "application/x-tar" : "application/gzip";
         long size;
         try (InputStream in = Files.newInputStream(bundle)) {
             size = objects.put(key, in, type);

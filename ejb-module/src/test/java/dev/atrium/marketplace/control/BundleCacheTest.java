@@ -45,6 +45,11 @@ class BundleCacheTest {
             public long bundleMaxUnpackedBytes() {
                 return 1024 * 1024;
             }
+
+            @Override
+            public dev.atrium.sandbox.ImageArchive.Caps imageCaps() {
+                return dev.atrium.sandbox.ImageArchive.Caps.of(100, 1024 * 1024);
+            }
         };
         return cache;
     }
@@ -61,6 +66,27 @@ class BundleCacheTest {
             tar.closeArchiveEntry();
         }
         return bytes.toByteArray();
+    }
+
+    @Test
+    void whenAnImageIsStoredThenItsRootAndRunConfigAreUnpackedOnceAndKept() throws Exception {
+        var store = new FileObjectStore(data.resolve("objects"));
+        byte[] image = ImageFixtures.dockerSave(java.util.List.of(ImageFixtures.layer(
+                ImageFixtures.E.f("app/agent.sh", "echo hi"))),
+                "{\"Entrypoint\":[\"/app/agent.sh\"],\"Cmd\":[\"x\"],\"Env\":[\"A=1\"],\"WorkingDir\":\"/app\"}");
+        String key = "marketplace/agents/a/1.0.0/u/bundle.oci";
+        store.put(key, new ByteArrayInputStream(image), "application/x-tar");
+        var cache = cache(store);
+
+        assertThat(BundleCache.isImage(key)).isTrue();
+        var unpacked = cache.image(key);
+
+        assertThat(Files.readString(unpacked.root().resolve("app/agent.sh"))).isEqualTo("echo hi");
+        assertThat(unpacked.root().resolve("proc")).isDirectory();
+        assertThat(unpacked.config().command()).containsExactly("/app/agent.sh", "x");
+        assertThat(unpacked.config().env()).containsExactly("A=1");
+        assertThat(unpacked.config().workingDir()).isEqualTo("/app");
+        assertThat(cache.image(key).root()).as("kept, not unpacked again").isEqualTo(unpacked.root());
     }
 
     @Test

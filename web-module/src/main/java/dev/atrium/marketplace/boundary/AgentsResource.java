@@ -98,7 +98,7 @@ public class AgentsResource {
     @APIResponse(responseCode = "413", description = "The bundle is larger than the limit")
     public Response submit(List<EntityPart> parts) {
         long author = Callers.required(request).userId();
-        try (var submission = SubmissionParts.read(parts, settings.bundleMaxBytes())) {
+        try (var submission = SubmissionParts.read(parts, settings.uploadMaxBytes())) {
             var outcome = submissions.submit(author, submission.card(), submission.bundle());
             if (outcome.isRejected()) {
                 return Response.status(422).entity(SubmissionRejected.of(outcome.problems(), outcome.checks())).build();

@@ -9,8 +9,8 @@ import dev.atrium.marketplace.entity.CheckResult;
 import dev.atrium.marketplace.entity.SafetyReport;
 
 /** One pre-listing check as answered and stored: a high finding means {@code failed}, which rejects. */
-@Schema(description = "A pre-listing check: smoke_tests, static_scan, dependencies, prompt_injection, "
-        + "network_audit or resources")
+@Schema(description = "A pre-listing check: smoke_tests, static_scan, dependencies, image_scan (image archives "
+        + "only), prompt_injection, network_audit or resources")
 public record CheckView(
         String name,
         @Schema(enumeration = {"passed", "failed", "not_run"}) String status,
