@@ -64,7 +64,7 @@ class AgentCliTest {
 
     private Answer installations(StubServer.Request request, int n) {
         String installation = "{\"id\":\"i1\",\"agent_id\":\"" + AGENT_ID + "\",\"installed_at\":"
-                + "\"2026-11-29T02:00:00Z\u001b[31m\"}";
+                + "\"2026-11-29T02:00:00Z\\u001b[31m\"}";
         if ("POST".equals(request.method())) {
             return Answer.json(installed.getAndSet(true) ? 200 : 201, installation);
         }
