@@ -173,10 +173,13 @@ class InstallationsIT {
             assertThat(reply.status()).as(id + ": " + reply).isEqualTo(404);
             assertThat(reply.code()).as(id).isEqualTo(40400);
         }
+        // bytes the HTTP parser refuses itself (an empty 400, as ContainerErrorsIT shows) or the application 404s
         for (String id : List.of("%00", "..%2F..%2Fadmin", "%E2%80%AE")) {
             var reply = install(user, id);
             assertThat(reply.status()).as(id + ": " + reply).isIn(400, 404);
-            assertThat(reply.code()).as(id).isIn(40000, 40400);
+            if (!reply.body().isEmpty()) {
+                assertThat(reply.code()).as(id).isIn(40000, 40400);
+            }
         }
         assertThat(Api.anonymous().post("/v1/agents/" + cheap + "/installations").status()).isEqualTo(401);
         assertThat(Api.anonymous().get("/v1/me/installations").status()).isEqualTo(401);

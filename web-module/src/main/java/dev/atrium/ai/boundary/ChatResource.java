@@ -91,7 +91,7 @@ public class ChatResource {
     public Response complete(ChatRequest body) {
         long userId = Callers.required(request).userId();
         var admitted = admitted(userId, body);
-        if (Boolean.TRUE.equals(body.stream())) {
+        if (body.streamed()) {
             // a Jersey ChunkedOutput, as smart-stream's: the events leave one by one, not held in a buffer
             var output = new ChunkedOutput<String>(String.class);
             startStream(userId, admitted, new StreamEvents(output));
@@ -146,6 +146,8 @@ public class ChatResource {
         if (!violations.isEmpty()) {
             throw new ConstraintViolationException(violations);
         }
+        // read on every chat endpoint, so that a stream field that is no boolean is refused wherever it is sent
+        body.streamed();
         return new Admitted(tier, body.toCommand());
     }
 
