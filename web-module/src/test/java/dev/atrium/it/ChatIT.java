@@ -412,7 +412,8 @@ class ChatIT {
     void whenStreamIsNotABooleanThen422NamingItAndNoStream() {
         var user = Accounts.verified("streamhostile");
         var failures = new ArrayList<String>();
-        for (String stream : List.of("\"maybe\"", "2", "[true]", "{\"on\":true}", "1e999", "tru", "\"\"")) {
+        for (String stream : List.of("\"maybe\"", "\"true\"", "2", "1", "0", "[true]", "{\"on\":true}", "1e999",
+                "\"\"")) {
             String body = "{\"message\":\"hi\",\"stream\":" + stream + "}";
             for (String path : List.of("/api/chat/completions", "/api/chat/stream")) {
                 var reply = user.api().send("POST", path, body, "application/json");
@@ -422,6 +423,10 @@ class ChatIT {
             }
         }
         assertThat(failures).isEmpty();
+        var malformed = user.api().send("POST", "/api/chat/completions", "{\"message\":\"hi\",\"stream\":tru}",
+                "application/json");
+        assertThat(malformed.status()).as("not JSON at all: " + malformed).isEqualTo(400);
+        assertThat(malformed.code()).isEqualTo(40000);
     }
 
     @Test
