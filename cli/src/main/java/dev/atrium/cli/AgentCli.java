@@ -20,7 +20,8 @@ import dev.atrium.sdk.AtriumException;
 @Command(name = "agent", mixinStandardHelpOptions = true, versionProvider = AgentCli.Version.class,
         description = "Create, publish, search and invoke the agents of an Atrium marketplace.",
         subcommands = {LoginCommand.class, WhoamiCommand.class, InitCommand.class, TestCommand.class,
-                DevCommand.class, PublishCommand.class, SearchCommand.class, InvokeCommand.class, LogsCommand.class,
+                DevCommand.class, PublishCommand.class, SearchCommand.class, InvokeCommand.class, InstallCommand.class,
+                UninstallCommand.class, LogsCommand.class,
                 RevenueCommand.class, AutoComplete.GenerateCompletion.class},
         footer = {"", "Exit codes: 0 done, 1 your error (arguments, login, refused by the server), 2 the server's or "
                 + "the network's, 3 the agent's run did not succeed.",

@@ -43,9 +43,33 @@ class AgentCliTest {
                         + "\"1.0.0\",\"status\":\"failed\",\"duration_ms\":12,\"exit_reason\":\"exited with code 3\","
                         + "\"log\":\"Traceback\\nValueError\",\"created_at\":\"2026-11-25T10:00:00Z\"}]}");
                 case "/v1/me/boom" -> Answer.json(500, "{\"error\":{\"code\":50000,\"message\":\"Internal\"}}");
+                case "/v1/agents" -> Answer.json(200, "name=pdf-sum".equals(nameFilter(request.query()))
+                        ? "{\"items\":[{\"id\":\"" + AGENT_ID + "\",\"name\":\"pdf-sum\"}],\"total\":1}"
+                        : "{\"items\":[],\"total\":0}");
+                case "/v1/agents/" + AGENT_ID + "/installations" -> installations(request, n);
                 default -> StubServer.agents(request);
             };
         });
+    }
+
+    private static final String AGENT_ID = "6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b";
+
+    private static String nameFilter(String query) {
+        return query == null ? null : java.util.Arrays.stream(query.split("&")).filter(p -> p.startsWith("name="))
+                .findFirst().orElse(null);
+    }
+
+    /** The agent's installations: installed on the first POST, 200 on the next; DELETE 204 once, then 404. */
+    private final java.util.concurrent.atomic.AtomicBoolean installed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private Answer installations(StubServer.Request request, int n) {
+        String installation = "{\"id\":\"i1\",\"agent_id\":\"" + AGENT_ID + "\",\"installed_at\":"
+                + "\"2026-11-29T02:00:00Z\\u001b[31m\"}";
+        if ("POST".equals(request.method())) {
+            return Answer.json(installed.getAndSet(true) ? 200 : 201, installation);
+        }
+        return installed.getAndSet(false) ? new Answer(204, "", java.util.Map.of(), 0)
+                : Answer.json(404, "{\"error\":{\"code\":40400,\"message\":\"Installation not found\"}}");
     }
 
     private CliRun cli(StubServer server) {
@@ -65,7 +89,7 @@ class AgentCliTest {
     @Test
     void whenEveryCommandIsAskedForHelpThenItAnswers() {
         for (String command : new String[] {"login", "whoami", "init", "test", "dev", "publish", "search", "invoke",
-                "logs", "revenue", "generate-completion"}) {
+                "install", "uninstall", "logs", "revenue", "generate-completion"}) {
             var result = new CliRun(home).run(command, "--help");
             assertThat(result.exitCode()).as(command).isZero();
             assertThat(result.out()).as(command).startsWith("Usage: agent " + command);
@@ -281,5 +305,48 @@ class AgentCliTest {
 
         assertThat(result.exitCode()).isZero();
         assertThat(result.out()).contains("complete -F", "agent");
+    }
+
+    @Test
+    void whenInstallingByIdOrNameThenTheInstallationAndUninstallingTwiceExitsOne() throws Exception {
+        try (var server = server()) {
+            var byId = cli(server).run("install", AGENT_ID);
+            assertThat(byId.exitCode()).as(byId.err()).isZero();
+            assertThat(byId.out()).contains("Installed " + AGENT_ID, "2026-11-29T02:00:00Z")
+                    .doesNotContain("\u001b");
+            assertThat(server.requests.get(0).method()).isEqualTo("POST");
+            assertThat(server.requests.get(0).path()).isEqualTo("/v1/agents/" + AGENT_ID + "/installations");
+
+            var byName = cli(server).run("--json", "install", "pdf-sum");
+            assertThat(byName.exitCode()).as(byName.err()).isZero();
+            assertThat(StubServer.JSON.readTree(byName.out()).get("agent_id").asText()).isEqualTo(AGENT_ID);
+            assertThat(server.requests.get(1).query()).isEqualTo("page_size=1&name=pdf-sum");
+
+            var removed = cli(server).run("uninstall", "pdf-sum");
+            assertThat(removed.exitCode()).as(removed.err()).isZero();
+            assertThat(removed.out()).contains("Uninstalled pdf-sum");
+            var again = cli(server).run("uninstall", AGENT_ID);
+            assertThat(again.exitCode()).isEqualTo(1);
+            assertThat(again.err()).contains("Installation not found", "404");
+
+            var unknown = cli(server).run("install", "no-such-agent");
+            assertThat(unknown.exitCode()).isEqualTo(1);
+            assertThat(unknown.err()).contains("No listed agent is named no-such-agent");
+        }
+    }
+
+    @Test
+    void whenTheAgentArgumentIsHostileThenExitOneAndNothingIsSent() throws Exception {
+        try (var server = server()) {
+            for (String hostile : new String[] {"../../admin", "a/b", "Agent", "-x", "pdf sum", "x".repeat(65),
+                    "\u001b[31mred", "%2e%2e", "pdf-sum?name=other", "", " "}) {
+                var result = cli(server).run("install", hostile);
+                assertThat(result.exitCode()).as(hostile).isEqualTo(1);
+                assertThat(result.err()).as(hostile).doesNotContain("\u001b[31m");
+            }
+            assertThat(server.requests).isEmpty();
+            assertThat(new CliRun(home).run("install").exitCode()).as("no argument").isEqualTo(1);
+            assertThat(cli(server).run("install", "--json").exitCode()).isEqualTo(1);
+        }
     }
 }

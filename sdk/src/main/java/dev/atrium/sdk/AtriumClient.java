@@ -224,6 +224,31 @@ public final class AtriumClient {
     }
 
     /**
+     * Installs a listed agent (its id) for the key's user and answers the installation ({@code id}, {@code agent_id},
+     * {@code installed_at}): a new one, or the one already there, since installing is idempotent.
+     */
+    public JsonNode install(String agentId) {
+        return join(installAsync(agentId));
+    }
+
+    public CompletableFuture<JsonNode> installAsync(String agentId) {
+        return send(request(installations(agentId)).POST(HttpRequest.BodyPublishers.noBody()))
+                .thenApply(this::readBody);
+    }
+
+    /** Uninstalls the agent (its id); {@link AtriumException.NotFound} when the user has not installed it. */
+    public void uninstall(String agentId) {
+        join(send(request(installations(agentId)).DELETE()));
+    }
+
+    private static String installations(String agentId) {
+        if (agentId == null || agentId.isBlank()) {
+            throw new IllegalArgumentException("The agent must be named");
+        }
+        return "v1/agents/" + encode(agentId) + "/installations";
+    }
+
+    /**
      * Any other GET of the API, answered as JSON: {@code pathAndQuery} is relative to the base URL (for example
      * {@code v1/me/revenue?month=2026-10}); errors as for the other calls. A URL of another host is refused, so the
      * API key never leaves for it.

@@ -66,6 +66,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     /** The marketplace's bundle limit in the tests, small enough to pass it quickly. */
     public static final long BUNDLE_MAX_BYTES = 1024 * 1024;
     static final int SANDBOX_SLOTS = 4;
+    /** How long the resilience server waits for Stripe's API (StripeTopUpIT answers later than this once). */
+    public static final int STRIPE_TIMEOUT_SECONDS = 3;
 
     private static AtriumServer instance;
 
@@ -347,6 +349,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 env.put("ATRIUM_BILLING_STRIPE_API_BASE", stripe.baseUrl());
                 env.put("ATRIUM_BILLING_STRIPE_SECRET_KEY", StripeStub.SECRET_KEY);
                 env.put("ATRIUM_BILLING_STRIPE_WEBHOOK_SECRET", StripeStub.WEBHOOK_SECRET);
+                // short, so that StripeTopUpIT's late answer passes it quickly
+                env.put("ATRIUM_BILLING_STRIPE_TIMEOUT_SECONDS", Integer.toString(STRIPE_TIMEOUT_SECONDS));
             }
             env.put("ATRIUM_BILLING_PAYOUT_DEBTOR_NAME", "Atrium Test Platform");
             env.put("ATRIUM_MARKETPLACE_SUBSCRIPTION_CALLS_PER_SECOND", Integer.toString(SUBSCRIPTION_PER_SECOND));

@@ -379,6 +379,57 @@ class ChatIT {
     }
 
     @Test
+    void whenCompletionsAsksStreamTrueThenItStreamsAsTheStreamEndpointDoesAndFalseOrAbsentAnswersJson() {
+        var user = Accounts.verified("completionstream");
+        String message = "one two three four five six seven";
+        var result = EventStream.post("/api/chat/completions", user.accessToken(),
+                Map.of("message", message, "stream", true));
+        assertThat(result.status()).as(String.valueOf(result.errorBody())).isEqualTo(200);
+        assertThat(result.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        var events = result.events();
+        var content = events.stream().filter(e -> e.data().get("type").asText().equals("content")).toList();
+        assertThat(content).isNotEmpty();
+        assertThat(content.get(0).data().has("message_id")).as("the first fragment names the message").isTrue();
+        var done = events.get(events.size() - 1);
+        assertThat(done.data().get("type").asText()).isEqualTo("done");
+        assertThat(content.stream().map(e -> e.data().get("content").asText()).collect(Collectors.joining()))
+                .isEqualTo("Echo: " + message);
+        String messageId = done.data().get("message_id").asText();
+        String conversation = user.api().get("/api/conversations").json().get("items").get(0).get("id").asText();
+        var saved = user.api().get("/api/conversations/" + conversation + "/messages?role=assistant").json();
+        assertThat(saved.get("items").get(0).get("id").asText()).isEqualTo(messageId);
+
+        var plain = user.api().post("/api/chat/completions", Map.of("message", "whole", "stream", false));
+        assertThat(plain.status()).as(plain.toString()).isEqualTo(200);
+        assertThat(plain.json().get("content").asText()).isEqualTo("Echo: whole");
+        assertThat(complete(user, Map.of("message", "absent")).get("content").asText()).isEqualTo("Echo: absent");
+        var nullStream = new java.util.HashMap<String, Object>(Map.of("message", "null stream"));
+        nullStream.put("stream", null);
+        assertThat(complete(user, nullStream).get("content").asText()).isEqualTo("Echo: null stream");
+    }
+
+    @Test
+    void whenStreamIsNotABooleanThen422NamingItAndNoStream() {
+        var user = Accounts.verified("streamhostile");
+        var failures = new ArrayList<String>();
+        for (String stream : List.of("\"maybe\"", "\"true\"", "2", "1", "0", "[true]", "{\"on\":true}", "1e999",
+                "\"\"")) {
+            String body = "{\"message\":\"hi\",\"stream\":" + stream + "}";
+            for (String path : List.of("/api/chat/completions", "/api/chat/stream")) {
+                var reply = user.api().send("POST", path, body, "application/json");
+                if (reply.status() != 422 || reply.code() != 40001 || !reply.body().contains("stream")) {
+                    failures.add(path + " " + stream + " -> " + reply.status() + " " + reply.body());
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+        var malformed = user.api().send("POST", "/api/chat/completions", "{\"message\":\"hi\",\"stream\":tru}",
+                "application/json");
+        assertThat(malformed.status()).as("not JSON at all: " + malformed).isEqualTo(400);
+        assertThat(malformed.code()).isEqualTo(40000);
+    }
+
+    @Test
     void whenSmartStreamingAShortMessageThenItStreams() {
         var user = Accounts.verified("smartshort");
         var result = EventStream.post("/api/chat/smart-stream", user.accessToken(),

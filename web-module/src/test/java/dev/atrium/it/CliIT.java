@@ -124,6 +124,25 @@ class CliIT {
     }
 
     @Test
+    void whenInstalledByNameThenTheServerCountsTheDownloadAndUninstallingTwiceExitsOne() throws Exception {
+        String installer = key(Accounts.verified("cli-installer"));
+        var installed = agent(installer, "", "--json", "install", agentName);
+        assertThat(installed.exitCode()).as(installed.err()).isZero();
+        String agentId = Api.JSON.readTree(installed.out()).get("agent_id").asText();
+        assertThat(Api.anonymous().get("/v1/agents/" + agentId).json().get("name").asText()).isEqualTo(agentName);
+        long downloads = Api.anonymous().get("/v1/agents/" + agentId).json().get("downloads").asLong();
+        assertThat(agent(installer, "", "install", agentId).exitCode()).as("again: no change").isZero();
+        assertThat(Api.anonymous().get("/v1/agents/" + agentId).json().get("downloads").asLong())
+                .isEqualTo(downloads);
+
+        assertThat(agent(installer, "", "uninstall", agentName).exitCode()).isZero();
+        var again = agent(installer, "", "uninstall", agentId);
+        assertThat(again.exitCode()).isEqualTo(1);
+        assertThat(again.err()).contains("HTTP 404");
+        assertThat(agent(installer, "", "install", "no-such-agent-here").exitCode()).isEqualTo(1);
+    }
+
+    @Test
     void whenTheAuthorReadsLogsAndRevenueThenTheirRunsAndCallsAreThere() throws Exception {
         agent(callerKey, "", "invoke", agentName, "--input", "{\"text\": \"counted\"}");
         agent(callerKey, "", "invoke", agentName, "--input", "{\"text\": \"fail\"}");

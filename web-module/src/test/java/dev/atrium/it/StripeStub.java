@@ -7,6 +7,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,8 @@ import com.sun.net.httpserver.HttpServer;
  * Stripe's payment intent and transfer endpoints as the resilience server sees them: {@code POST /v1/payment_intents}
  * answers the recorded intent ({@code ejb-module/src/test/resources/stripe}) with a new id, the amount and the metadata
  * asked for, {@code POST /v1/transfers} the recorded transfer with a new id, the amount, destination and payout;
- * {@link #failWith(int)} makes it answer an error instead. Every request is kept for the tests to read.
+ * {@link #failWith(int)} makes it answer an error instead, {@link #delay(Duration)} answer late (past the server's
+ * timeout). Every request is kept for the tests to read.
  */
 public final class StripeStub {
 
@@ -35,6 +37,7 @@ public final class StripeStub {
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final AtomicInteger sequence = new AtomicInteger();
     private volatile int failure;
+    private volatile long delayMillis;
 
     private StripeStub(HttpServer server) {
         this.server = server;
@@ -66,6 +69,7 @@ public final class StripeStub {
                 }
             }
             stub.requests.add(new Request(form, Map.copyOf(exchange.getRequestHeaders())));
+            stub.answerLate();
             int status = stub.failure == 0 ? 200 : stub.failure;
             String answer = status == 200 ? payload("payment_intent.created.json", Map.of(
                     "payment_intent", "pi_3AtriumIt" + String.format("%08d", stub.sequence.incrementAndGet()),
@@ -104,6 +108,8 @@ public final class StripeStub {
             exchange.getResponseBody().write(out);
             exchange.close();
         });
+        // a thread per exchange, so that an answer held back does not hold back the next request
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         server.start();
         return stub;
     }
@@ -115,6 +121,22 @@ public final class StripeStub {
     /** Answers {@code status} with Stripe's error body from now on; 0 answers normally again. */
     public void failWith(int status) {
         failure = status;
+    }
+
+    /** Holds each answer back this long from now on (the exchange's thread waits); zero answers at once again. */
+    public void delay(Duration delay) {
+        delayMillis = delay.toMillis();
+    }
+
+    private void answerLate() {
+        long wait = delayMillis;
+        if (wait > 0) {
+            try {
+                Thread.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     public List<Request> requests() {

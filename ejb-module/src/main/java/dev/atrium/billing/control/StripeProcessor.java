@@ -94,7 +94,8 @@ public class StripeProcessor implements PaymentProcessor {
         form.put("description", "Atrium balance top-up");
         form.put("metadata[top_up_id]", topUp.id().toString());
         form.put("metadata[user_id]", Long.toString(topUp.userId()));
-        var answer = post("/v1/payment_intents", form, "atrium-top-up-" + topUp.id(), key, "a payment intent");
+        var answer = post("/v1/payment_intents", form, "atrium-top-up-" + topUp.id(), key, "a payment intent",
+                Problem.PAYMENT_TIMED_OUT);
         JsonObject body = answer.body();
         if (answer.status() != 200) {
             String type = body.get("error") instanceof JsonObject error ? text(error, "type") : null;
@@ -203,7 +204,8 @@ public class StripeProcessor implements PaymentProcessor {
         form.put("transfer_group", group);
         form.put("description", "Atrium payout " + group);
         form.put("metadata[payout_id]", payoutId.toString());
-        var answer = post("/v1/transfers", form, "atrium-payout-" + payoutId, key, "a transfer");
+        // a transfer that timed out is sent again by the month's next run, under the same idempotency key
+        var answer = post("/v1/transfers", form, "atrium-payout-" + payoutId, key, "a transfer", Problem.UNAVAILABLE);
         JsonObject body = answer.body();
         int status = answer.status();
         if (status == 401 || status == 403 || status == 409) {
@@ -273,8 +275,12 @@ public class StripeProcessor implements PaymentProcessor {
     private record Answer(int status, JsonObject body) {
     }
 
-    /** A form POST to Stripe's API: 503 when it cannot be reached or answers 5xx or 429, else its answer. */
-    private Answer post(String path, Map<String, String> form, String idempotencyKey, String key, String what) {
+    /**
+     * A form POST to Stripe's API: 503 when it cannot be reached or answers 5xx or 429, {@code timedOut} when it did
+     * not answer within {@code atrium.billing.stripe.timeout-seconds}, else its answer.
+     */
+    private Answer post(String path, Map<String, String> form, String idempotencyKey, String key, String what,
+                        Problem timedOut) {
         var request = HttpRequest.newBuilder(URI.create(apiBase.replaceAll("/+$", "") + path))
                 .timeout(Duration.ofSeconds(timeoutSeconds))
                 .header("Authorization", "Bearer " + key)
@@ -285,6 +291,15 @@ public class StripeProcessor implements PaymentProcessor {
         HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.http.HttpConnectTimeoutException e) {
+            // no connection, so no request: Stripe cannot be reached, as for any other connection failure
+            LOG.warning(() -> "Stripe could not be reached: " + e.getClass().getSimpleName());
+            throw new BusinessException(Problem.UNAVAILABLE, "The payment processor cannot be reached");
+        } catch (java.net.http.HttpTimeoutException e) {
+            LOG.warning(() -> "Stripe did not answer " + what + " within " + timeoutSeconds + " s");
+            throw new BusinessException(timedOut, timedOut == Problem.PAYMENT_TIMED_OUT ? "Payment timed out"
+                    : "The payment processor is unavailable",
+                    "The payment processor did not answer within " + timeoutSeconds + " s; nothing was charged");
         } catch (IOException e) {
             LOG.warning(() -> "Stripe could not be reached: " + e.getClass().getSimpleName());
             throw new BusinessException(Problem.UNAVAILABLE, "The payment processor cannot be reached");

@@ -44,6 +44,11 @@ public class AgentService {
             .sortable("downloads", "downloads", Long.class, true)
             .sortable("updated_at", "updatedAt", Instant.class, true)
             .sortable("name", "name", String.class, true)
+            .sortable("price_usd", "priceUsd", java.math.BigDecimal.class, true)
+            .filter(PriceRange.MIN, (cb, q, root, values) ->
+                    cb.greaterThanOrEqualTo(root.get("priceUsd"), PriceRange.bound(PriceRange.MIN, values)))
+            .filter(PriceRange.MAX_PARAMETER, (cb, q, root, values) ->
+                    cb.lessThanOrEqualTo(root.get("priceUsd"), PriceRange.bound(PriceRange.MAX_PARAMETER, values)))
             .search("name", "displayName", "description");
 
     static final Catalog<AgentVersion> VERSIONS = Catalog.of(AgentVersion.class)
@@ -91,6 +96,7 @@ public class AgentService {
 
     /** Active agents only, unless a reviewer asks (the {@code status} filter is theirs). */
     public Listing<Agent> list(ListQuery query, Requester requester) {
+        PriceRange.check(query);
         if (!requester.reviewer()) {
             var statuses = query.filter("status");
             if (statuses.isPresent() && !statuses.get().stream().allMatch(s -> s.equalsIgnoreCase("active"))) {
@@ -105,6 +111,7 @@ public class AgentService {
 
     /** The author's own agents, in every status. */
     public Listing<Agent> mine(long authorId, ListQuery query) {
+        PriceRange.check(query);
         return new EntityQuery<>(em, AGENTS).list(query.withoutFilter("author_id"),
                 (cb, q, root) -> cb.equal(root.get("authorId"), authorId));
     }

@@ -1,5 +1,6 @@
 package dev.atrium.marketplace.entity;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -52,6 +53,10 @@ public class Agent {
 
     @Column(length = 4000)
     private String pricing;
+
+    /** The listed price: the card's {@code pricing.price_usd}, 0 without pricing; what price filters compare. */
+    @Column(name = "price_usd", nullable = false, precision = 19, scale = 6)
+    private BigDecimal priceUsd;
 
     @Enumerated(EnumType.STRING)
     @Column(name = "trust_level", nullable = false, length = 20)
@@ -170,6 +175,7 @@ public class Agent {
         this.card = c.json();
         this.capabilities = JsonText.array(c.capabilities());
         this.pricing = c.pricingJson();
+        this.priceUsd = Pricing.money(Pricing.of(pricing).priceUsd());
         this.dockerImage = c.dockerImage();
         this.category = c.category();
         this.smokeStatus = smoke;
@@ -471,6 +477,19 @@ public class Agent {
 
     public long downloads() {
         return downloads;
+    }
+
+    /**
+     * A user installed the agent for the first time: {@code downloads} counts distinct users who ever installed it.
+     * Called with the agent's row locked, so concurrent first installations each count once; not a change of the
+     * listing, so {@code updated_at} (ranking's freshness) stays.
+     */
+    public void installedByNewUser() {
+        downloads++;
+    }
+
+    public BigDecimal priceUsd() {
+        return priceUsd;
     }
 
     public int avgRating() {

@@ -34,7 +34,9 @@ public enum Problem {
     DEPENDENCY_CALLS_USED_UP(429, 42901),
     INTERNAL(500, 50000),
     UPSTREAM(502, 50200),
-    UNAVAILABLE(503, 50300);
+    UNAVAILABLE(503, 50300),
+    /** Spec 01's 30002: the payment processor did not answer a payment in time (a gateway timeout). */
+    PAYMENT_TIMED_OUT(504, 30002);
 
     private final int status;
     private final int code;

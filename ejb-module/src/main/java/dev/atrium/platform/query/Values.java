@@ -30,6 +30,13 @@ public final class Values {
             if (type == Double.class || type == double.class) {
                 return Double.valueOf(value);
             }
+            if (type == java.math.BigDecimal.class) {
+                // plain decimals only: an exponent could name a number no NUMERIC column holds
+                if (!value.matches("-?[0-9]{1,19}(\\.[0-9]{1,12})?")) {
+                    throw new IllegalArgumentException(value);
+                }
+                return new java.math.BigDecimal(value);
+            }
             if (type == Boolean.class || type == boolean.class) {
                 return bool(name, value);
             }
@@ -81,7 +88,7 @@ public final class Values {
             }
             return "value (one of " + names + ")";
         }
-        if (type == Double.class) {
+        if (type == Double.class || type == java.math.BigDecimal.class) {
             return "number";
         }
         return type == Long.class || type == Integer.class ? "integer" : type.getSimpleName().toLowerCase(Locale.ROOT);

@@ -43,6 +43,7 @@ class StripeProcessorTest {
     private HttpServer stripe;
     private final List<Map<String, Object>> requests = new CopyOnWriteArrayList<>();
     private int status = 200;
+    private volatile long delayMillis;
     private String answer;
     private StripeProcessor processor;
 
@@ -64,11 +65,20 @@ class StripeProcessorTest {
             request.put("headers", exchange.getRequestHeaders());
             request.put("body", new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             requests.add(request);
+            if (delayMillis > 0) {
+                try {
+                    Thread.sleep(delayMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             byte[] out = answer.getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(status, out.length);
             exchange.getResponseBody().write(out);
             exchange.close();
         });
+        // a thread per exchange, so that a late answer does not hold back the next request
+        stripe.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         stripe.start();
         processor = new StripeProcessor();
         processor.apiBase = "http://127.0.0.1:" + stripe.getAddress().getPort() + "/";
@@ -147,6 +157,25 @@ class StripeProcessorTest {
             processor.apiBase = "http://127.0.0.1:" + socket.getLocalPort();
         }
         assertThatThrownBy(() -> processor.open(topUp("10.00"))).isInstanceOfSatisfying(BusinessException.class,
+                e -> assertThat(e.problem()).isEqualTo(Problem.UNAVAILABLE));
+    }
+
+    @Test
+    void whenStripeAnswersPastTheTimeoutThenPaymentTimedOutForTopUpsAndUnavailableForTransfers() throws IOException {
+        answer = payload("payment_intent.created.json", Map.of("payment_intent", "pi_3PgT3aLkdIwHu7ix0late",
+                "amount", "1000", "top_up_id", UUID.randomUUID().toString(), "user_id", "42"));
+        processor.timeoutSeconds = 1;
+        delayMillis = 2_500;
+        assertThatThrownBy(() -> processor.open(topUp("10.00"))).isInstanceOfSatisfying(BusinessException.class,
+                e -> {
+                    assertThat(e.problem()).isEqualTo(Problem.PAYMENT_TIMED_OUT);
+                    assertThat(e.problem().status()).isEqualTo(504);
+                    assertThat(e.problem().code()).isEqualTo(30002);
+                    assertThat(e.getMessage() + e.details()).doesNotContain(SECRET_KEY);
+                });
+        // a payout's transfer waits for the month's next run, as when Stripe is down
+        assertThatThrownBy(() -> processor.transfer(UUID.randomUUID(), new BigDecimal("70"), "acct_1AtriumLate",
+                "2026-11")).isInstanceOfSatisfying(BusinessException.class,
                 e -> assertThat(e.problem()).isEqualTo(Problem.UNAVAILABLE));
     }
 

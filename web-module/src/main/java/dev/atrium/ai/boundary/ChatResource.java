@@ -81,12 +81,24 @@ public class ChatResource {
     @Path("completions")
     @RequiresPermission("chat")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Chat: the model's whole answer; a null conversation_id starts a conversation")
-    public ChatResponse complete(ChatRequest body) {
+    @Produces({MediaType.APPLICATION_JSON, MediaType.SERVER_SENT_EVENTS})
+    @Operation(summary = "Chat: the model's whole answer; a null conversation_id starts a conversation",
+            description = "With \"stream\": true the answer is streamed as /api/chat/stream streams it (the same "
+                    + "text/event-stream events); without stream, or with false, it is one ChatResponse.")
+    @APIResponse(responseCode = "200", description = "A ChatResponse, or text/event-stream when stream is true",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = ChatResponse.class)))
+    public Response complete(ChatRequest body) {
         long userId = Callers.required(request).userId();
         var admitted = admitted(userId, body);
-        return ChatResponse.from(chat.complete(userId, admitted.tier(), admitted.command()));
+        if (body.streamed()) {
+            // a Jersey ChunkedOutput, as smart-stream's: the events leave one by one, not held in a buffer
+            var output = new ChunkedOutput<String>(String.class);
+            startStream(userId, admitted, new StreamEvents(output));
+            return Response.ok(output, MediaType.SERVER_SENT_EVENTS_TYPE).build();
+        }
+        return Response.ok(ChatResponse.from(chat.complete(userId, admitted.tier(), admitted.command())),
+                MediaType.APPLICATION_JSON_TYPE).build();
     }
 
     @POST
@@ -100,11 +112,18 @@ public class ChatResource {
     @APIResponse(responseCode = "200", description = "text/event-stream")
     public void stream(ChatRequest body, @Context SseEventSink sink, @Context Sse sse) {
         long userId = Callers.required(request).userId();
-        var admitted = admitted(userId, body);
+        startStream(userId, admitted(userId, body), new StreamEvents(sink, sse));
+    }
+
+    /**
+     * Starts the model on the streams executor and stores the turn meanwhile; a turn that cannot be stored is thrown
+     * here, so the request answers it as JSON and the stream never begins.
+     */
+    private void startStream(long userId, Admitted admitted, StreamEvents events) {
         var started = chat.prepare(userId, admitted.tier(), admitted.command());
         // the model call starts while the turn is stored; its answer waits for the write (ChatService.stream)
         var stored = new CompletableFuture<Void>();
-        streamInBackground(started, stored, new StreamEvents(sink, sse));
+        streamInBackground(started, stored, events);
         try {
             chat.store(started);
             stored.complete(null);
@@ -127,6 +146,8 @@ public class ChatResource {
         if (!violations.isEmpty()) {
             throw new ConstraintViolationException(violations);
         }
+        // read on every chat endpoint, so that a stream field that is no boolean is refused wherever it is sent
+        body.streamed();
         return new Admitted(tier, body.toCommand());
     }
 

@@ -62,6 +62,10 @@ public class TopUpsResource {
     @APIResponse(responseCode = "201", description = "The top-up, with Location",
             content = @Content(schema = @Schema(implementation = TopUpView.class)))
     @APIResponse(responseCode = "422", description = "amount not whole cents from 1.00 to 10000.00")
+    @APIResponse(responseCode = "502", description = "The payment processor refused the top-up; none is kept")
+    @APIResponse(responseCode = "503", description = "The payment processor cannot be reached; none is kept")
+    @APIResponse(responseCode = "504", description = "Code 30002, payment timed out: the processor did not answer "
+            + "in time; none is kept and nothing was charged, so the payer may try again")
     public Response create(@Valid @NotNull TopUpRequest body) {
         var created = topUps.create(Callers.required(request).userId(), body.amount());
         return Response.created(URI.create("/v1/billing/top-ups/" + created.topUp().id()))

@@ -26,11 +26,15 @@ public record AgentView(
         @Schema(description = "The full agent card as submitted") Object agentCard,
         List<String> capabilities,
         @Schema(description = "The card's pricing object", nullable = true) Object pricing,
+        @Schema(description = "The listed price in USD: pricing.price_usd (per call, per 1,000 tokens or per month "
+                + "by the pricing model), 0 without pricing; what price_min and price_max compare")
+        java.math.BigDecimal priceUsd,
         @Schema(enumeration = {"unverified", "community", "official"}) String trustLevel,
         @Schema(enumeration = {"pending", "active", "suspended", "rejected"},
                 description = "pending = waiting for review; active = listed and searchable; suspended = taken down; "
                         + "rejected = turned down at review")
         String status,
+        @Schema(description = "Distinct users who ever installed the agent; uninstalling does not lower it")
         long downloads,
         @Schema(description = "The reviews' mean rounded half up, 1 to 5; 0 before any review") int avgRating,
         @Schema(description = "The exact mean of the reviews' ratings (0 before any review); ranking uses it")
@@ -86,10 +90,12 @@ public record AgentView(
         links.put("a2a_card", BASE + a.id() + "/a2a-card");
         links.put("mcp_tool", BASE + a.id() + "/mcp-tool");
         links.put("reviews", BASE + a.id() + "/reviews");
+        links.put("installations", BASE + a.id() + "/installations");
         UserSummary author = authors.get(a.authorId());
         return new AgentView(a.id(), a.name(), a.displayName(), a.authorId(), author == null ? null : author.username(),
                 a.description(), a.version().toString(), JsonValues.object(a.cardJson()),
-                JsonValues.strings(a.capabilitiesJson()), JsonValues.object(a.pricingJson()), a.trustLevel().value(),
+                JsonValues.strings(a.capabilitiesJson()), JsonValues.object(a.pricingJson()), a.priceUsd(),
+                a.trustLevel().value(),
                 a.status().value(), a.downloads(), a.avgRating(), a.avgRatingExact(), a.reviewCount(), a.dockerImage(), a.category(), a.qualityScore(),
                 a.totalCalls(), a.rankingScore(), a.smokeStatus().value(), LimitsView.of(a), a.createdAt(), a.updatedAt(),
                 dependencies == null ? null : dependencies.stream().map(d -> new DependencyView(d.name(),

@@ -38,6 +38,7 @@ class StripeTopUpIT {
     void stripeAnswersAgain() {
         if (AtriumServer.get().stripe() != null) {
             AtriumServer.get().stripe().failWith(0);
+            AtriumServer.get().stripe().delay(java.time.Duration.ZERO);
         }
     }
 
@@ -172,5 +173,35 @@ class StripeTopUpIT {
         }
         assertThat(AtriumServer.get().serverLog()).content().doesNotContain(StripeStub.SECRET_KEY)
                 .doesNotContain(StripeStub.WEBHOOK_SECRET);
+    }
+
+    @Test
+    void whenStripeAnswersPastTheTimeoutThenPaymentTimedOut30002AndNoTopUpIsKept() throws Exception {
+        var user = Accounts.verified("stripe-slow");
+        BigDecimal before = balance(user);
+        int asked = AtriumServer.get().stripe().requests().size();
+        AtriumServer.get().stripe().delay(java.time.Duration.ofSeconds(AtriumServer.STRIPE_TIMEOUT_SECONDS + 2));
+
+        var late = user.api().post("/v1/billing/top-ups", Map.of("amount", new BigDecimal("12.00")));
+
+        assertThat(late.status()).as(late.toString()).isEqualTo(504);
+        assertThat(late.json().at("/error/code").asInt()).isEqualTo(30002);
+        assertThat(late.json().at("/error/message").asText()).isEqualTo("Payment timed out");
+        assertThat(late.body()).doesNotContain(StripeStub.SECRET_KEY);
+        assertThat(AtriumServer.get().stripe().requests()).hasSize(asked + 1);
+        try (var c = DriverManager.getConnection(AtriumServer.get().jdbcUrl(), AtriumServer.Services.postgresUser(),
+                "");
+             var s = c.prepareStatement("SELECT COUNT(*) FROM billing_top_ups WHERE user_id = ?")) {
+            s.setLong(1, user.id());
+            try (var r = s.executeQuery()) {
+                r.next();
+                assertThat(r.getLong(1)).as("no top-up is kept, so none waits for a payment nobody can make").isZero();
+            }
+        }
+        assertThat(balance(user)).isEqualByComparingTo(before);
+
+        AtriumServer.get().stripe().delay(java.time.Duration.ZERO);
+        var again = user.api().post("/v1/billing/top-ups", Map.of("amount", new BigDecimal("12.00")));
+        assertThat(again.status()).as("the payer may try again: " + again).isEqualTo(201);
     }
 }

@@ -34,6 +34,9 @@ final class Samples {
         if (raw == double.class || raw == Double.class) {
             return 1.5;
         }
+        if (raw == jakarta.json.JsonValue.class) {
+            return jakarta.json.JsonValue.TRUE;
+        }
         if (raw == BigDecimal.class) {
             return BigDecimal.ONE;
         }
