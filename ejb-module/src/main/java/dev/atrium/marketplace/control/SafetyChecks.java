@@ -61,11 +61,29 @@ public class SafetyChecks {
     private record Loaded(String path, long modified, Advisories advisories) {
     }
 
+    /** Which checks run: all of them, or only those that read what the agent ships without running it. */
+    public enum Scope {
+        /** Every check: at submission and in an administrator's re-scan. */
+        ALL,
+        /**
+         * The static scan and the dependencies (and what else reads the bundle or image without running the agent):
+         * the scheduled re-scan, whose findings change with the advisory data and the scanners, not with a run.
+         */
+        WITHOUT_RUNS
+    }
+
+    static final String NOT_RUN_SCHEDULED = "A scheduled re-scan does not run the agent";
+
     /**
      * Runs every check on the card (valid) and its bundle ({@code archive}, already inspected; null for an image-only
      * agent; {@code format} {@code tar.gz} or {@code zip}). 503 when the sandbox refuses to run agents here.
      */
     public SafetyReport check(String cardJson, Path archive, String format) {
+        return check(cardJson, archive, format, Scope.ALL);
+    }
+
+    /** The checks of {@code scope} on the card and its bundle, as {@link #check(String, Path, String)}. */
+    public SafetyReport check(String cardJson, Path archive, String format, Scope scope) {
         CheckedCard card = CheckedCard.of(cardJson);
         if (archive == null) {
             return new SafetyReport(List.of(
@@ -89,7 +107,7 @@ public class SafetyChecks {
                         List.of(CheckFinding.high(refused.entry(), "The bundle could not be unpacked: "
                                 + refused.reason())), 0)));
             }
-            return run(card, bundle, archive, format);
+            return run(card, bundle, archive, format, scope);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -99,7 +117,7 @@ public class SafetyChecks {
         }
     }
 
-    private SafetyReport run(CheckedCard card, Path bundle, Path archive, String format) {
+    private SafetyReport run(CheckedCard card, Path bundle, Path archive, String format, Scope scope) {
         var results = new ArrayList<CheckResult>();
         long start = System.nanoTime();
         List<CheckFinding> scanned = new StaticScan(card.permissions()).scan(bundle, archive, format);
@@ -110,6 +128,14 @@ public class SafetyChecks {
         results.add(CheckResult.ran(DependencyCheck.NAME, deps.dependencies() + " dependencies in " + deps.manifests()
                 + " manifests compared with " + advisories().size() + " advisories", deps.findings(), since(start)));
 
+        if (scope == Scope.WITHOUT_RUNS) {
+            for (String name : List.of(SmokeTestCheck.NAME, PromptInjectionCheck.NAME, NetworkAuditCheck.NAME,
+                    ResourceUseCheck.NAME)) {
+                results.add(CheckResult.notRun(name, NOT_RUN_SCHEDULED));
+            }
+            results.sort((a, b) -> Integer.compare(order(a.name()), order(b.name())));
+            return new SafetyReport(results);
+        }
         var runner = new CheckRunner(pooled(), bundle, card, settings.checksBudget(), System::nanoTime);
         try {
             start = System.nanoTime();
@@ -179,6 +205,11 @@ public class SafetyChecks {
 
     private static long since(long start) {
         return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    /** The fingerprint of the advisory data the dependency check uses now (see {@link Advisories#fingerprint()}). */
+    public String advisoriesFingerprint() {
+        return advisories().fingerprint();
     }
 
     /** The advisory file, read again when it changed on disk. */
