@@ -6,8 +6,10 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.logging.Logger;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
@@ -24,6 +26,7 @@ import dev.atrium.platform.batch.BatchJobs;
  * {@code POST /admin/batch-jobs/agent-rescan/executions}.
  */
 @Singleton
+@Startup
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class AgentRescanSchedule {
 
@@ -43,6 +46,17 @@ public class AgentRescanSchedule {
 
     /** The fingerprint this instance last compared; null until its first look. */
     private String seen;
+    /** The fingerprint at deployment, the baseline when no execution names one; null when unreadable then. */
+    private String deployed;
+
+    @PostConstruct
+    void deployed() {
+        try {
+            deployed = checks.advisoriesFingerprint();
+        } catch (RuntimeException e) {
+            LOG.warning(() -> "The advisory data could not be read at deployment: " + e);
+        }
+    }
 
     @Schedule(hour = "4", minute = "0", persistent = false)
     void daily() {
@@ -57,8 +71,9 @@ public class AgentRescanSchedule {
         try {
             String now = checks.advisoriesFingerprint();
             // the first look compares with the last execution's data; no execution yet, or one started without it
-            // (by an administrator): the data of now is the baseline, the daily run covers it
-            String before = seen != null ? seen : jobs.latestParameter(JOB, ADVISORIES).orElse(now);
+            // (by an administrator): the data at deployment is the baseline
+            String before = seen != null ? seen
+                    : jobs.latestParameter(JOB, ADVISORIES).orElse(deployed != null ? deployed : now);
             if (!before.equals(now)) {
                 // the claim names the change, so every instance seeing it within the hour starts one execution
                 jobs.startOnce(JOB + ":advisories:" + before + ">" + now, Duration.ofHours(1), JOB, ADVISORIES, now)
