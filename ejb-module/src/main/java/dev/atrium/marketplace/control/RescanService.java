@@ -37,6 +37,7 @@ import dev.atrium.platform.objects.ObjectStore;
  * (fetched from the object store; an image-only agent has none, so only what needs no bundle is reported). Always a
  * {@code rescanned} entry in the history; a high-risk finding takes a pending or listed agent down ({@code suspended},
  * reason {@code high_risk_finding}) and is a security incident (the agent is demoted to unverified, an alert raised).
+ * The scheduled re-scan ({@link #rescanListed}, job {@code agent-rescan}) goes through the same steps.
  */
 @Stateless
 public class RescanService {
