@@ -68,6 +68,10 @@ public class AgentRescanSchedule {
 
     @Schedule(hour = "*", minute = "*", persistent = false)
     void watchAdvisories() {
+        if (jobs.schedulePaused(JOB)) {
+            // the change is still seen once the schedule runs again
+            return;
+        }
         try {
             String now = checks.advisoriesFingerprint();
             // the first look compares with the last execution's data; no execution yet, or one started without it

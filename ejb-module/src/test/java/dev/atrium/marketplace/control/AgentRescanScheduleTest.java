@@ -17,6 +17,7 @@ class AgentRescanScheduleTest {
 
     private String data = "A";
     private String lastExecution;
+    private boolean paused;
     private final List<String> starts = new ArrayList<>();
     private final AgentRescanSchedule schedule = new AgentRescanSchedule();
 
@@ -31,6 +32,11 @@ class AgentRescanScheduleTest {
             }
         };
         schedule.jobs = new BatchJobs() {
+            @Override
+            public boolean schedulePaused(String jobName) {
+                return paused;
+            }
+
             @Override
             public Optional<String> latestParameter(String jobName, String parameter) {
                 return Optional.ofNullable(lastExecution);
@@ -108,5 +114,20 @@ class AgentRescanScheduleTest {
         schedule.watchAdvisories();
 
         assertThat(starts).isEmpty();
+    }
+
+    @Test
+    void whenTheScheduleIsPausedThenAChangeStartsOnceItRunsAgain() {
+        schedule.deployed();
+        schedule.watchAdvisories();
+        paused = true;
+        data = "B";
+        schedule.watchAdvisories();
+        assertThat(starts).isEmpty();
+
+        paused = false;
+        schedule.watchAdvisories();
+
+        assertThat(starts).containsExactly("agent-rescan:advisories:A>B advisories=B");
     }
 }
