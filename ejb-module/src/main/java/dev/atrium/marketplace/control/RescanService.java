@@ -88,9 +88,9 @@ public class RescanService {
     }
 
     /**
-     * The scheduled re-scan of a listed agent (job {@code agent-rescan}), in a transaction of its own so that one agent's
-     * failure (its bundle missing from the store) leaves the others' outcomes: the checks that need no run of the agent,
-     * with the consequences of an administrator's re-scan. Only a finding is written to the history, and an agent that
+     * The scheduled re-scan of a listed agent (job {@code agent-rescan}), in a transaction of its own so that one
+     * agent's failure (its bundle missing from the store) leaves the others' outcomes: the checks that need no run of
+     * the agent, with the consequences of an administrator's re-scan. Only a finding is written to the history, and an agent that
      * is no longer listed when its row is locked is left alone, so a second run, or a restart over agents already
      * scanned, opens no second incident.
      */
