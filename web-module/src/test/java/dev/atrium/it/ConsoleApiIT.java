@@ -132,8 +132,8 @@ class ConsoleApiIT {
         var names = new ArrayList<String>();
         jobs.forEach(j -> names.add(j.get("name").asText()));
         assertThat(names).containsExactly("daily-usage-report", "daily-marketplace-report", "quality-scoring",
-                "monthly-payout");
-        JsonNode payout = jobs.get(3);
+                "agent-rescan", "monthly-payout");
+        JsonNode payout = jobs.get(4);
         assertThat(payout.get("schedule").asText()).contains("1st");
         // nothing pauses the schedules here (atrium.batch.schedules.paused unset); EarSmokeIT pauses one
         jobs.forEach(j -> assertThat(j.get("schedule_paused").asBoolean()).as(j.toString()).isFalse());

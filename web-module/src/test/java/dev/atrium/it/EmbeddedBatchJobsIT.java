@@ -28,15 +28,15 @@ import dev.atrium.it.Accounts.Account;
 
 /**
  * Every batch job on the embedded defaults (H2 in PostgreSQL mode, what {@code scripts/run} starts), through the admin
- * API: the month's payout and its pain.001 file, both daily reports and quality scoring run to COMPLETED on the job
- * repository the H2 migration made; the console's jobs screen reads its figures; a failed run restarts from its
- * checkpoint.
+ * API: the month's payout and its pain.001 file, both daily reports, quality scoring and the agents' re-scan run to
+ * COMPLETED on the job repository the H2 migration made; the console's jobs screen reads its figures; a failed run
+ * restarts from its checkpoint.
  */
 @ExtendWith(AtriumServer.class)
 class EmbeddedBatchJobsIT {
 
     private static final List<String> JOBS = List.of("daily-usage-report", "daily-marketplace-report",
-            "quality-scoring", "monthly-payout");
+            "quality-scoring", "agent-rescan", "monthly-payout");
 
     private static InvokeFixtures.Listed agent;
     private static Account caller;
@@ -166,6 +166,16 @@ class EmbeddedBatchJobsIT {
         var after = Api.anonymous().get("/v1/agents/" + agent.id() + "/quality").json();
         assertThat(after.get("computed_at").isNull()).as(after.toString()).isFalse();
         assertThat(after.get("quality_score").asDouble()).isBetween(0.0, 5.0);
+    }
+
+    @Test
+    void whenTheAgentRescanRunsThenTheCleanListedAgentIsRescannedAndStaysListed() {
+        var end = runToEnd(admin.api().post("/admin/batch-jobs/agent-rescan/executions"));
+
+        assertThat(end.get("exit_status").asText()).as(end.toString())
+                .matches("RESCANNED=[1-9]\\d*,TAKEN_DOWN=\\d+,SKIPPED=\\d+,FAILED=\\d+");
+        assertThat(end.at("/steps/0/read_count").asLong()).isPositive();
+        assertThat(Api.anonymous().get("/v1/agents/" + agent.id()).status()).isEqualTo(200);
     }
 
     @Test

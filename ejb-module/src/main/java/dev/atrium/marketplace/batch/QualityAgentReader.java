@@ -1,70 +1,33 @@
 package dev.atrium.marketplace.batch;
 
-import java.io.Serializable;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BiFunction;
 
-import jakarta.batch.api.chunk.AbstractItemReader;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Named;
 
 import dev.atrium.marketplace.control.QualityScoring;
 
-/**
- * The listed agents' ids in id order, read a page at a time. Its checkpoint is the last id handed out, so a restart
- * continues after the agents already scored (and an agent listed meanwhile with a higher id is still reached).
- */
+/** The listed agents the quality-scoring job scores, in id order (see {@link ListedAgentReader}). */
 @Named
 @Dependent
-public class QualityAgentReader extends AbstractItemReader {
-
-    static final int PAGE = 500;
+public class QualityAgentReader extends ListedAgentReader {
 
     @EJB
     QualityScoring scoring;
-
-    private BiFunction<UUID, Integer, List<UUID>> pages;
-    private final ArrayDeque<UUID> buffered = new ArrayDeque<>();
-    private UUID last;
-    private boolean exhausted;
 
     public QualityAgentReader() {
     }
 
     /** For tests: the pages come from {@code pages} (after, limit) instead of the database. */
     QualityAgentReader(BiFunction<UUID, Integer, List<UUID>> pages) {
-        this.pages = pages;
+        super(pages);
     }
 
     @Override
-    public void open(Serializable checkpoint) {
-        if (pages == null) {
-            pages = scoring::listed;
-        }
-        last = checkpoint == null ? null : UUID.fromString((String) checkpoint);
-        buffered.clear();
-        exhausted = false;
-    }
-
-    @Override
-    public Object readItem() {
-        if (buffered.isEmpty() && !exhausted) {
-            List<UUID> page = pages.apply(last, PAGE);
-            buffered.addAll(page);
-            exhausted = page.size() < PAGE;
-        }
-        UUID next = buffered.poll();
-        if (next != null) {
-            last = next;
-        }
-        return next;
-    }
-
-    @Override
-    public Serializable checkpointInfo() {
-        return last == null ? null : last.toString();
+    protected List<UUID> page(UUID after, int limit) {
+        return scoring.listed(after, limit);
     }
 }

@@ -87,9 +87,29 @@ final class Advisories {
     }
 
     private final List<Advisory> advisories;
+    private final String fingerprint;
 
     private Advisories(List<Advisory> advisories) {
         this.advisories = List.copyOf(advisories);
+        this.fingerprint = fingerprint(this.advisories);
+    }
+
+    /**
+     * What the records say, as 16 hex digits of a SHA-256 over the advisories as read: the same records give the same
+     * fingerprint however the file is formatted, so only a change of the data starts a re-scan of the listed agents.
+     */
+    String fingerprint() {
+        return fingerprint;
+    }
+
+    private static String fingerprint(List<Advisory> advisories) {
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(advisories.toString().getBytes(StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(digest, 0, 8);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The advisory file at {@code path}, or the bundled one when {@code path} is blank. */

@@ -48,6 +48,16 @@ public class AgentRepository {
         return query.setParameter("status", AgentStatus.ACTIVE).setMaxResults(limit).getResultList();
     }
 
+    /** The ids of listed agents after {@code after} (null: from the first) in id order, at most {@code limit}. */
+    public List<UUID> activeIds(UUID after, int limit) {
+        var query = em.createQuery("SELECT a.id FROM Agent a WHERE a.status = :status"
+                + (after == null ? "" : " AND a.id > :after") + " ORDER BY a.id", UUID.class);
+        if (after != null) {
+            query.setParameter("after", after);
+        }
+        return query.setParameter("status", AgentStatus.ACTIVE).setMaxResults(limit).getResultList();
+    }
+
     /** These agents if active, in no particular order. */
     public List<Agent> activeAmong(Collection<UUID> ids) {
         if (ids.isEmpty()) {

@@ -56,6 +56,9 @@ public class QualityScoring {
     @EJB
     TrustService trust;
 
+    @EJB
+    AgentRepository agents;
+
     @Inject
     AgentChanges changes;
 
@@ -68,12 +71,7 @@ public class QualityScoring {
 
     /** Listed agents after {@code after} (null: from the first) in id order, at most {@code limit}. */
     public List<UUID> listed(UUID after, int limit) {
-        var query = em.createQuery("SELECT a.id FROM Agent a WHERE a.status = :status"
-                + (after == null ? "" : " AND a.id > :after") + " ORDER BY a.id", UUID.class);
-        if (after != null) {
-            query.setParameter("after", after);
-        }
-        return query.setParameter("status", AgentStatus.ACTIVE).setMaxResults(limit).getResultList();
+        return agents.activeIds(after, limit);
     }
 
     /** Scores these agents as of now; answers how many it took down. */

@@ -62,11 +62,29 @@ public class SafetyChecks {
     private record Loaded(String path, long modified, Advisories advisories) {
     }
 
+    /** Which checks run: all of them, or only those that read what the agent ships without running it. */
+    public enum Scope {
+        /** Every check: at submission and in an administrator's re-scan. */
+        ALL,
+        /**
+         * The static scan and the dependencies (and what else reads the bundle or image without running the agent):
+         * the scheduled re-scan, whose findings change with the advisory data and the scanners, not with a run.
+         */
+        WITHOUT_RUNS
+    }
+
+    static final String NOT_RUN_SCHEDULED = "A scheduled re-scan does not run the agent";
+
     /**
      * Runs every check on the card (valid) and its bundle ({@code archive}, already inspected; null for an image-only
      * agent; {@code format} {@code tar.gz} or {@code zip}). 503 when the sandbox refuses to run agents here.
      */
     public SafetyReport check(String cardJson, Path archive, String format) {
+        return check(cardJson, archive, format, Scope.ALL);
+    }
+
+    /** The checks of {@code scope} on the card and its bundle, as {@link #check(String, Path, String)}. */
+    public SafetyReport check(String cardJson, Path archive, String format, Scope scope) {
         CheckedCard card = CheckedCard.of(cardJson);
         if (archive == null) {
             return new SafetyReport(List.of(
@@ -92,7 +110,7 @@ public class SafetyChecks {
                             List.of(CheckFinding.high(refused.entry(), "The image could not be unpacked: "
                                     + refused.reason())), 0)));
                 }
-                return runImage(card, root, image);
+                return runImage(card, root, image, scope);
             }
             Path bundle = dir.resolve("bundle");
             try {
@@ -102,7 +120,7 @@ public class SafetyChecks {
                         List.of(CheckFinding.high(refused.entry(), "The bundle could not be unpacked: "
                                 + refused.reason())), 0)));
             }
-            return run(card, bundle, archive, format);
+            return run(card, bundle, archive, format, scope);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -112,7 +130,7 @@ public class SafetyChecks {
         }
     }
 
-    private SafetyReport run(CheckedCard card, Path bundle, Path archive, String format) {
+    private SafetyReport run(CheckedCard card, Path bundle, Path archive, String format, Scope scope) {
         var results = new ArrayList<CheckResult>();
         long start = System.nanoTime();
         List<CheckFinding> scanned = new StaticScan(card.permissions()).scan(bundle, archive, format);
@@ -123,7 +141,8 @@ public class SafetyChecks {
         results.add(CheckResult.ran(DependencyCheck.NAME, deps.dependencies() + " dependencies in " + deps.manifests()
                 + " manifests compared with " + advisories().size() + " advisories", deps.findings(), since(start)));
 
-        return runAgent(results, new CheckRunner(pooled(), bundle, card, settings.checksBudget(), System::nanoTime));
+        return runAgent(results, new CheckRunner(pooled(), bundle, card, settings.checksBudget(), System::nanoTime),
+                scope);
     }
 
     /**
@@ -131,7 +150,7 @@ public class SafetyChecks {
      * program outside the system's directories), the dependency check over its installed packages and that
      * directory's manifests, the image scan over the whole root, then the runs as for a bundle.
      */
-    private SafetyReport runImage(CheckedCard card, Path root, ImageArchive.Unpacked image) {
+    private SafetyReport runImage(CheckedCard card, Path root, ImageArchive.Unpacked image, Scope scope) {
         var results = new ArrayList<CheckResult>();
         var runner = new CheckRunner(pooled(), root, card, settings.checksBudget(), System::nanoTime, image.config());
         Path app = applicationDir(root, image.config().workingDir(), runner.command());
@@ -160,7 +179,7 @@ public class SafetyChecks {
                     0));
             return new SafetyReport(results);
         }
-        return runAgent(results, runner);
+        return runAgent(results, runner, scope);
     }
 
     /** The application's directory in an image's root, through no link; null when there is none to tell. */
@@ -194,8 +213,19 @@ public class SafetyChecks {
         return null;
     }
 
-    /** The checks that run the agent: smoke tests, prompt injection, then the audit of those runs. */
-    private SafetyReport runAgent(List<CheckResult> results, CheckRunner runner) {
+    /**
+     * The checks that run the agent: smoke tests, prompt injection, then the audit of those runs; none of them in a
+     * scheduled re-scan ({@link Scope#WITHOUT_RUNS}).
+     */
+    private SafetyReport runAgent(List<CheckResult> results, CheckRunner runner, Scope scope) {
+        if (scope == Scope.WITHOUT_RUNS) {
+            for (String name : List.of(SmokeTestCheck.NAME, PromptInjectionCheck.NAME, NetworkAuditCheck.NAME,
+                    ResourceUseCheck.NAME)) {
+                results.add(CheckResult.notRun(name, NOT_RUN_SCHEDULED));
+            }
+            results.sort((a, b) -> Integer.compare(order(a.name()), order(b.name())));
+            return new SafetyReport(results);
+        }
         CheckedCard card = runner.card();
         long start;
         try {
@@ -266,6 +296,11 @@ public class SafetyChecks {
 
     private static long since(long start) {
         return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    /** The fingerprint of the advisory data the dependency check uses now (see {@link Advisories#fingerprint()}). */
+    public String advisoriesFingerprint() {
+        return advisories().fingerprint();
     }
 
     /** The advisory file, read again when it changed on disk. */

@@ -194,6 +194,24 @@ public class BatchJobs {
     }
 
     /**
+     * A parameter of the job's latest start (its newest instance); empty for a job never run or a start without it.
+     */
+    public Optional<String> latestParameter(String jobName, String parameter) {
+        var operator = operator();
+        try {
+            for (JobInstance instance : operator.getJobInstances(jobName, 0, 1)) {
+                return operator.getJobExecutions(instance).stream()
+                        .max(Comparator.comparingLong(JobExecution::getExecutionId))
+                        .map(JobExecution::getJobParameters)
+                        .map(p -> p.getProperty(parameter));
+            }
+        } catch (NoSuchJobException | NoSuchJobInstanceException e) {
+            // never run, or purged meanwhile
+        }
+        return Optional.empty();
+    }
+
+    /**
      * Restarts a stopped, failed or abandoned-by-its-process execution from its last checkpoint, as a new execution
      * of the same job instance with the original parameters and {@value #RESTART_OF}; answers the new execution.
      * 404 when there is no such execution, 409 when it completed, is still alive, or a later execution exists.

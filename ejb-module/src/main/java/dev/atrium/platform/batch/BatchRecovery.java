@@ -49,7 +49,7 @@ public class BatchRecovery {
 
     @Inject
     @ConfigProperty(name = "atrium.batch.recover-jobs",
-            defaultValue = "monthly-payout,quality-scoring,daily-marketplace-report,daily-usage-report")
+            defaultValue = "monthly-payout,quality-scoring,daily-marketplace-report,daily-usage-report,agent-rescan")
     List<String> recovered;
 
     @Resource

@@ -152,4 +152,48 @@ class SafetyChecksTest {
         checks.settings.advisories = Optional.empty();
         assertThat(checks.advisories().size()).isGreaterThanOrEqualTo(8);
     }
+
+    @Test
+    void whenAScheduledScanFindsAVulnerableDependencyThenItRejectsWithoutRunningTheAgent() throws IOException {
+        checks.executor = new dev.atrium.sandbox.Executor() {
+            @Override
+            public dev.atrium.sandbox.SandboxCapabilities capabilities() {
+                return new ProcessExecutor().capabilities();
+            }
+
+            @Override
+            public dev.atrium.sandbox.RunResult run(dev.atrium.sandbox.RunSpec spec) {
+                throw new AssertionError("a scheduled re-scan ran the agent");
+            }
+        };
+
+        var report = checks.check(CARD, tarGz(Map.of("main.py", ECHO, "requirements.txt", "PyYAML==5.3.1\n")),
+                "tar.gz", SafetyChecks.Scope.WITHOUT_RUNS);
+
+        assertThat(statuses(report)).containsExactly("smoke_tests=not_run", "static_scan=passed",
+                "dependencies=failed", "prompt_injection=not_run", "network_audit=not_run", "resources=not_run");
+        assertThat(report.rejects()).isTrue();
+        assertThat(report.check("smoke_tests").orElseThrow().summary()).isEqualTo(SafetyChecks.NOT_RUN_SCHEDULED);
+    }
+
+    @Test
+    void whenTheAdvisoryRecordsChangeThenTheFingerprintChangesButNotForFormatting() throws IOException {
+        String record = "{\"id\": \"T-1\", \"affected\": [{\"package\": {\"ecosystem\": \"npm\", "
+                + "\"name\": \"x\"}, \"versions\": [\"1.0.0\"]}]}";
+        Path file = dir.resolve("advisories.osv.json");
+        Files.writeString(file, "[" + record + "]");
+        checks.settings.advisories = Optional.of(file.toString());
+        String first = checks.advisoriesFingerprint();
+
+        Files.writeString(file, "[\n  " + record.replace(", ", ",\n    ") + "\n]\n");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+        String reformatted = checks.advisoriesFingerprint();
+        Files.writeString(file, "[" + record + ", " + record.replace("T-1", "T-2") + "]");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(10)));
+        String added = checks.advisoriesFingerprint();
+
+        assertThat(first).matches("[0-9a-f]{16}").isEqualTo(reformatted).isNotEqualTo(added);
+        checks.settings.advisories = Optional.empty();
+        assertThat(checks.advisoriesFingerprint()).isNotEqualTo(first).isNotEqualTo(added);
+    }
 }

@@ -89,6 +89,9 @@ public class BatchJobsResource {
                     "daily at 01:30 UTC, for the day before", false, Map.of("date", "YYYY-MM-DD, default yesterday"), null),
             new JobView("quality-scoring", "Quality score and ranking of every listed agent over 30 days",
                     "daily at 02:30 UTC", false, Map.of(), null),
+            new JobView("agent-rescan", "Re-scans every listed agent (static scan, dependencies); a high finding "
+                    + "suspends it (high_risk_finding) and records an incident",
+                    "daily at 04:00 UTC, and within a minute of a change of the advisory data", false, Map.of(), null),
             new JobView("monthly-payout", "Pays developers their earnings for a month; writes the payout file",
                     "on the 1st of each month from 03:05 UTC (atrium.billing.payout.hour), for the month before",
                     false, Map.of("month", "YYYY-MM, default the previous month"), null));
