@@ -383,7 +383,12 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 "--nohazelcast", "--disablephonehome",
                 "--rootdir", "(set at each launch)",
                 "--prebootcommandfile",
-                Path.of("../server-config/payara/atrium.asadmin").toAbsolutePath().toString()));
+                Path.of("../server-config/payara/atrium.asadmin").toAbsolutePath().toString(),
+                // the HTTP parser's refusals in the envelope, as every launcher starts Payara Micro
+                "--addlibs", Path.of(System.getProperty("atrium.grizzly-envelope.jar",
+                        "target/grizzly-envelope.jar")).toAbsolutePath().toString(),
+                "--postbootcommandfile",
+                Path.of("../server-config/payara/micro-postboot.asadmin").toAbsolutePath().toString()));
         if (throughLauncher()) {
             // Payara's logging as scripts/run sets it: the quiet start (QuietStartIT)
             command.addAll(List.of("--logproperties",

@@ -262,6 +262,23 @@ class ServerConfigurationTest {
             "scripts/bench-startup", "docker/Dockerfile", "web-module/src/test/java/dev/atrium/it/AtriumServer.java");
 
     @Test
+    void whenAnyLauncherStartsPayaraMicroThenTheParsersRefusalsAnswerInTheEnvelope() throws IOException {
+        // the filter's jar on the runtime's class path, and the listener switched to it after boot: without the jar,
+        // the switched listener would refuse every connection (docs/operations.md, "Refusals of the HTTP parser")
+        for (String launcher : MICRO_LAUNCHERS) {
+            String text = Files.readString(ROOT.resolve(launcher)).replace("\"", "").replace(", ", " ");
+            assertThat(text).as(launcher).contains("--addlibs").contains("grizzly-envelope.jar")
+                    .contains("--postbootcommandfile").contains("micro-postboot.asadmin");
+        }
+        var postBoot = commands("micro-postboot.asadmin");
+        assertThat(postBoot).contains("set configs.config.server-config.network-config.network-listeners"
+                + ".network-listener.http-listener.protocol=atrium-envelope");
+        assertThat(String.join("\n", postBoot)).contains("--targetprotocol http-listener",
+                "dev.atrium.platform.container.EveryConnection",
+                "port-unification.classname=dev.atrium.platform.container.EnvelopePortUnification");
+    }
+
+    @Test
     void whenAnyLauncherStartsPayaraMicroThenItsDataGridStaysOff() throws IOException {
         // --nocluster would still start the grid (and wait a second for members), and Payara reads it before
         // --nohazelcast, which it then ignores
@@ -311,7 +328,8 @@ class ServerConfigurationTest {
                 .isLessThan(server.indexOf("apply \"$config/atrium.asadmin\""));
         try (var files = Files.list(CONFIG)) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
-                    .containsExactly("atrium.asadmin", "ear", "logging.properties", "server-domain.asadmin");
+                    .containsExactly("atrium.asadmin", "ear", "logging.properties", "micro-postboot.asadmin",
+                            "server-domain.asadmin");
         }
         // ear/: what the EAR carries into Payara Server (its JMS resources on Artemis's resource adapter)
         assertThat(Files.readString(ROOT.resolve("ear/pom.xml")))
