@@ -7,17 +7,20 @@ import org.glassfish.grizzly.filterchain.NextAction;
 import org.glassfish.grizzly.memory.Buffers;
 
 /**
- * Sits just below the HTTP codec. A write that did not come through {@link ApplicationWrites} is the codec's own, and
- * when it is a refusal (a 4xx or 5xx with an empty body, Grizzly's {@code customizeErrorResponse}) its bytes are
- * replaced by the same status in the error envelope ({@link Refusal}). Anything else passes as it came.
+ * Sits just below the HTTP codec and replaces a bare error (a whole 4xx or 5xx with {@code Content-Length: 0} and no
+ * body) with the same status in the error envelope ({@link Refusal}): the codec's own refusals (unmarked by
+ * {@link ApplicationWrites}, such as Grizzly's {@code customizeErrorResponse} after a header it refuses), and the web
+ * container's bare errors before any application (a path it cannot decode, TRACE), which carry no request id. An
+ * answer to HEAD, an application's answer (Atrium's all carry {@code X-Request-ID}) and anything else pass as they
+ * came.
  */
 final class CodecRefusals extends BaseFilter {
 
     @Override
     public NextAction handleWrite(FilterChainContext ctx) {
-        boolean fromAbove = ApplicationWrites.MARK.remove(ctx) != null;
-        if (!fromAbove && ctx.getMessage() instanceof Buffer buffer) {
-            byte[] answer = Refusal.envelope(head(buffer));
+        ApplicationWrites.Origin origin = ApplicationWrites.MARK.remove(ctx);
+        if (origin != ApplicationWrites.Origin.HEAD && ctx.getMessage() instanceof Buffer buffer) {
+            byte[] answer = Refusal.envelope(head(buffer), origin == null);
             if (answer != null) {
                 ctx.setMessage(Buffers.wrap(ctx.getMemoryManager(), answer));
                 buffer.tryDispose();
@@ -26,7 +29,7 @@ final class CodecRefusals extends BaseFilter {
         return ctx.getInvokeAction();
     }
 
-    /** The bytes of a short write, without moving the buffer; null for a long one (no refusal is long). */
+    /** The bytes of a short write, without moving the buffer; null for a long one (no bare error is long). */
     private static byte[] head(Buffer buffer) {
         int length = buffer.remaining();
         if (length > Refusal.MAX_LENGTH) {

@@ -4,9 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * Turns the HTTP codec's bare refusal (status line, headers, {@code Content-Length: 0}, no body) into the same status
- * with the error envelope. The code and message are those the application gives a bare status
- * ({@code Problem.forStatus}, {@code StatusTexts}); EnvelopeAgreementTest in the web module holds the two together.
+ * Turns a bare error (status line, headers, {@code Content-Length: 0}, no body) into the same status with the error
+ * envelope. The code and message are those the application gives a bare status ({@code Problem.forStatus},
+ * {@code StatusTexts}); EnvelopeAgreementTest in the web module holds the two together.
  */
 public final class Refusal {
 
@@ -16,8 +16,12 @@ public final class Refusal {
     private Refusal() {
     }
 
-    /** The envelope answer for a refusal, or null when the bytes are anything but a bare 4xx or 5xx. */
-    static byte[] envelope(byte[] response) {
+    /**
+     * The envelope answer for a bare error, or null when the bytes are anything else. The codec's own refusal closes
+     * the connection, and says so; one from above the codec keeps its {@code Connection} header and is left alone when
+     * it carries a request id (the application's).
+     */
+    static byte[] envelope(byte[] response, boolean codec) {
         if (response == null) {
             return null;
         }
@@ -54,7 +58,18 @@ public final class Refusal {
                 case "transfer-encoding" -> {
                     return null;
                 }
-                case "content-type", "connection" -> {
+                case "x-request-id" -> {
+                    if (!codec) {
+                        return null;
+                    }
+                    head.append(line).append("\r\n");
+                }
+                case "connection" -> {
+                    if (!codec) {
+                        head.append(line).append("\r\n");
+                    }
+                }
+                case "content-type" -> {
                     // replaced below
                 }
                 default -> head.append(line).append("\r\n");
@@ -65,8 +80,11 @@ public final class Refusal {
         }
         byte[] body = body(status).getBytes(StandardCharsets.UTF_8);
         head.append("Content-Type: application/json;charset=UTF-8\r\n")
-                .append("Content-Length: ").append(body.length).append("\r\n")
-                .append("Connection: close\r\n\r\n");
+                .append("Content-Length: ").append(body.length).append("\r\n");
+        if (codec) {
+            head.append("Connection: close\r\n");
+        }
+        head.append("\r\n");
         byte[] start = head.toString().getBytes(StandardCharsets.ISO_8859_1);
         byte[] answer = new byte[start.length + body.length];
         System.arraycopy(start, 0, answer, 0, start.length);

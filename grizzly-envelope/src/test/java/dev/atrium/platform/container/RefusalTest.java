@@ -22,7 +22,7 @@ class RefusalTest {
 
     @Test
     void whenTheCodecRefusesARequestThenTheSameStatusAnswersInTheEnvelope() {
-        String answer = text(Refusal.envelope(bytes(CODEC_400)));
+        String answer = text(Refusal.envelope(bytes(CODEC_400), true));
         String body = "{\"error\":{\"code\":40000,\"details\":null,\"doc_url\":null,"
                 + "\"message\":\"Malformed request\"}}";
         assertThat(answer).isEqualTo("HTTP/1.1 400 Bad Request\r\nDate: Sun, 29 Nov 2026 01:45:06 GMT\r\n"
@@ -32,12 +32,36 @@ class RefusalTest {
 
     @Test
     void whenTheCodecRefusesAVersionThenItsStatusStaysAndTheEnvelopeSaysSo() {
-        String answer = text(Refusal.envelope(bytes(CODEC_505)));
+        String answer = text(Refusal.envelope(bytes(CODEC_505), true));
         assertThat(answer).startsWith("HTTP/1.1 505 HTTP Version Not Supported\r\nServer: Payara Micro\r\n")
                 .contains("\r\nContent-Type: application/json;charset=UTF-8\r\n", "\r\nConnection: close\r\n")
                 .endsWith("\r\n\r\n{\"error\":{\"code\":50000,\"details\":null,\"doc_url\":null,"
                         + "\"message\":\"Internal server error\"}}");
         assertThat(answer).containsOnlyOnce("Connection:").containsOnlyOnce("Content-Length:");
+    }
+
+    /** What Payara's web container wrote for a path it cannot decode ({@code GET /%00}), before any application. */
+    static final String CONTAINER_400 = "HTTP/1.1 400 Bad Request\r\nServer: Payara Micro\r\nConnection: close\r\n"
+            + "Content-Length: 0\r\nX-Frame-Options: SAMEORIGIN\r\n\r\n";
+
+    @Test
+    void whenTheWebContainerAnswersABareErrorThenItsStatusAndConnectionStayInTheEnvelope() {
+        String answer = text(Refusal.envelope(bytes(CONTAINER_400), false));
+        assertThat(answer).startsWith("HTTP/1.1 400 Bad Request\r\nServer: Payara Micro\r\nConnection: close\r\n"
+                + "X-Frame-Options: SAMEORIGIN\r\nContent-Type: application/json;charset=UTF-8\r\n")
+                .endsWith("\r\n\r\n" + Refusal.body(400)).containsOnlyOnce("Connection:");
+        String keptAlive = text(Refusal.envelope(bytes("HTTP/1.1 405 Method Not Allowed\r\nAllow: OPTIONS\r\n"
+                + "Content-Length: 0\r\n\r\n"), false));
+        assertThat(keptAlive).as("the connection's fate stays the container's").doesNotContain("Connection:")
+                .contains("\r\nAllow: OPTIONS\r\n").endsWith(Refusal.body(405));
+    }
+
+    @Test
+    void whenAnApplicationAnswersABareErrorThenItIsLeftAsItCame() {
+        String bare = "HTTP/1.1 401 Unauthorized\r\nX-Request-ID: abc\r\nContent-Length: 0\r\n\r\n";
+        assertThat(Refusal.envelope(bytes(bare), false)).isNull();
+        assertThat(text(Refusal.envelope(bytes(bare), true))).as("the codec's own keeps what it has")
+                .contains("\r\nX-Request-ID: abc\r\n");
     }
 
     @Test
@@ -62,8 +86,11 @@ class RefusalTest {
         table.put("a body chunk", "0\r\n\r\n");
         table.put("nothing", "");
         var soft = new SoftAssertions();
-        table.forEach((what, bytes) -> soft.assertThat(Refusal.envelope(bytes(bytes))).as(what).isNull());
-        soft.assertThat(Refusal.envelope(null)).as("no bytes").isNull();
+        table.forEach((what, bytes) -> {
+            soft.assertThat(Refusal.envelope(bytes(bytes), true)).as(what).isNull();
+            soft.assertThat(Refusal.envelope(bytes(bytes), false)).as(what).isNull();
+        });
+        soft.assertThat(Refusal.envelope(null, true)).as("no bytes").isNull();
         soft.assertAll();
     }
 
@@ -79,7 +106,7 @@ class RefusalTest {
             for (int n = random.nextInt(8); n > 0; n--) {
                 text.append(parts[random.nextInt(parts.length)]);
             }
-            byte[] answer = Refusal.envelope(bytes(text.toString()));
+            byte[] answer = Refusal.envelope(bytes(text.toString()), true);
             if (answer != null) {
                 envelopes++;
                 String out = text(answer);
