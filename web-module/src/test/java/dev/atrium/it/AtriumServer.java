@@ -196,6 +196,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         through.addAll(List.of("-Xshare:on", "-Xlog:class+load=info:file=" + classLoadLog()));
         through.addAll(jvm);
         through.addAll(command.subList(jar + 2, command.size()));
+        // the launcher's class path carries grizzly-envelope's jar (--addlibs would fail without payara-micro.jar)
+        int addlibs = through.indexOf("--addlibs");
+        through.subList(addlibs, addlibs + 2).clear();
         // and the WAR unpacked, deployed as a directory as scripts/run deploys it
         int war = through.indexOf("--deploy") + 1;
         Process unpacked = new ProcessBuilder("bash", script.toString(), "unpacked", through.get(war))

@@ -11,7 +11,7 @@ import org.glassfish.grizzly.http.HttpResponsePacket;
 
 /**
  * Sits just above the HTTP codec and marks every write that comes from above it (the web container, WebSocket,
- * anything an application answers), saying whether it answers a HEAD request: {@link CodecRefusals}, below the codec,
+ * anything an application answers), saying whether it answers a HEAD request: {@link BareErrors}, below the codec,
  * leaves an answer to HEAD as it is, and every other marked write unless it is a bare error of the web container
  * itself. Only what the codec writes by itself, its refusals, reaches it unmarked.
  */

@@ -10,7 +10,7 @@ import org.glassfish.grizzly.portunif.PUProtocol;
 /**
  * The listener's port-unification filter (domain.xml: {@code <port-unification classname="...">}, one finder,
  * {@link EveryConnection}, leading to the ordinary HTTP protocol). Grizzly gives no other place in a configured
- * listener's chain for a filter of one's own: when the HTTP protocol's chain is registered here, {@link CodecRefusals}
+ * listener's chain for a filter of one's own: when the HTTP protocol's chain is registered here, {@link BareErrors}
  * goes just below the HTTP codec and {@link ApplicationWrites} just above it. Everything else in the chain stays as
  * Payara built it.
  */
@@ -35,7 +35,7 @@ public class EnvelopePortUnification extends PUFilter {
             Filter filter = chain.get(i);
             if (isCodec(filter.getClass())) {
                 chain.add(i + 1, new ApplicationWrites());
-                chain.add(i, new CodecRefusals());
+                chain.add(i, new BareErrors());
                 return true;
             }
         }

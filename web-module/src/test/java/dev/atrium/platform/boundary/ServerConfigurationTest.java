@@ -262,13 +262,27 @@ class ServerConfigurationTest {
             "scripts/bench-startup", "docker/Dockerfile", "web-module/src/test/java/dev/atrium/it/AtriumServer.java");
 
     @Test
-    void whenAnyLauncherStartsPayaraMicroThenTheParsersRefusalsAnswerInTheEnvelope() throws IOException {
+    void whenAnyLauncherStartsPayaraMicroThenTheParsersRefusalsAnswerInTheEnvelope(@TempDir Path runtimeDir)
+            throws Exception {
         // the filter's jar on the runtime's class path, and the listener switched to it after boot: without the jar,
         // the switched listener would refuse every connection (docs/operations.md, "Refusals of the HTTP parser")
         for (String launcher : MICRO_LAUNCHERS) {
             String text = Files.readString(ROOT.resolve(launcher)).replace("\"", "").replace(", ", " ");
-            assertThat(text).as(launcher).contains("--addlibs").contains("grizzly-envelope.jar")
-                    .contains("--postbootcommandfile").contains("micro-postboot.asadmin");
+            assertThat(text).as(launcher).contains("--postbootcommandfile").contains("micro-postboot.asadmin");
+        }
+        // with payara-micro.jar through --addlibs; the launcher (scripts/run, scripts/bench-startup) on its class path
+        for (String launcher : List.of("docker/Dockerfile", "web-module/src/test/java/dev/atrium/it/AtriumServer.java",
+                "scripts/launcher")) {
+            String text = Files.readString(ROOT.resolve(launcher)).replace("\"", "").replace(", ", " ");
+            assertThat(text).as(launcher).contains("--addlibs").contains("grizzly-envelope.jar");
+        }
+        List<String> arguments = launcherArguments("", runtimeDir.resolve("payara"));
+        int cp = arguments.indexOf("-cp");
+        if (cp >= 0) {
+            assertThat(arguments.get(cp + 1)).endsWith(":" + ROOT.resolve("web-module/target/grizzly-envelope.jar"));
+        } else {
+            assertThat(arguments).containsSubsequence("-jar", ROOT.resolve("web-module/target/payara-micro.jar")
+                    .toString(), "--addlibs", ROOT.resolve("web-module/target/grizzly-envelope.jar").toString());
         }
         var postBoot = commands("micro-postboot.asadmin");
         assertThat(postBoot).contains("set configs.config.server-config.network-config.network-listeners"

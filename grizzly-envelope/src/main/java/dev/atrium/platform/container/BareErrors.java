@@ -14,7 +14,9 @@ import org.glassfish.grizzly.memory.Buffers;
  * answer to HEAD, an application's answer (Atrium's all carry {@code X-Request-ID}) and anything else pass as they
  * came.
  */
-final class CodecRefusals extends BaseFilter {
+final class BareErrors extends BaseFilter {
+
+    private static final byte[] STATUS_LINE_START = {'H', 'T', 'T', 'P', '/', '1', '.'};
 
     @Override
     public NextAction handleWrite(FilterChainContext ctx) {
@@ -29,17 +31,33 @@ final class CodecRefusals extends BaseFilter {
         return ctx.getInvokeAction();
     }
 
-    /** The bytes of a short write, without moving the buffer; null for a long one (no bare error is long). */
-    private static byte[] head(Buffer buffer) {
+    /**
+     * The bytes of a write that may be a bare error, without moving the buffer: short, "HTTP/1." and a 4xx or 5xx at
+     * its start, the end of a header block at its end. Null for anything else, such as a body or a long answer, after
+     * looking at a few bytes only.
+     */
+    static byte[] head(Buffer buffer) {
         int length = buffer.remaining();
-        if (length > Refusal.MAX_LENGTH) {
+        int start = buffer.position();
+        if (length < 16 || length > Refusal.MAX_LENGTH || !startsLikeAnError(buffer, start)
+                || buffer.get(start + length - 4) != '\r' || buffer.get(start + length - 3) != '\n'
+                || buffer.get(start + length - 2) != '\r' || buffer.get(start + length - 1) != '\n') {
             return null;
         }
         byte[] bytes = new byte[length];
-        int start = buffer.position();
         for (int i = 0; i < length; i++) {
             bytes[i] = buffer.get(start + i);
         }
         return bytes;
+    }
+
+    private static boolean startsLikeAnError(Buffer buffer, int start) {
+        for (int i = 0; i < STATUS_LINE_START.length; i++) {
+            if (buffer.get(start + i) != STATUS_LINE_START[i]) {
+                return false;
+            }
+        }
+        byte status = buffer.get(start + 9);
+        return status == '4' || status == '5';
     }
 }
