@@ -268,7 +268,8 @@ class ServerConfigurationTest {
         // the switched listener would refuse every connection (docs/operations.md, "Refusals of the HTTP parser")
         for (String launcher : MICRO_LAUNCHERS) {
             String text = Files.readString(ROOT.resolve(launcher)).replace("\"", "").replace(", ", " ");
-            assertThat(text).as(launcher).contains("--postbootcommandfile").contains("micro-postboot.asadmin");
+            assertThat(text).as(launcher).contains("atrium.asadmin").contains("micro-envelope.asadmin")
+                    .doesNotContain("--postbootcommandfile");
         }
         // with payara-micro.jar through --addlibs; the launcher (scripts/run, scripts/bench-startup) on its class path
         for (String launcher : List.of("docker/Dockerfile", "web-module/src/test/java/dev/atrium/it/AtriumServer.java",
@@ -284,10 +285,10 @@ class ServerConfigurationTest {
             assertThat(arguments).containsSubsequence("-jar", ROOT.resolve("web-module/target/payara-micro.jar")
                     .toString(), "--addlibs", ROOT.resolve("web-module/target/grizzly-envelope.jar").toString());
         }
-        var postBoot = commands("micro-postboot.asadmin");
-        assertThat(postBoot).contains("set configs.config.server-config.network-config.network-listeners"
+        var micro = commands("micro-envelope.asadmin");
+        assertThat(micro).contains("set configs.config.server-config.network-config.network-listeners"
                 + ".network-listener.http-listener.protocol=atrium-envelope");
-        assertThat(String.join("\n", postBoot)).contains("--targetprotocol http-listener",
+        assertThat(String.join("\n", micro)).contains("--targetprotocol http-listener",
                 "dev.atrium.platform.container.EveryConnection",
                 "port-unification.classname=dev.atrium.platform.container.EnvelopePortUnification");
     }
@@ -330,8 +331,10 @@ class ServerConfigurationTest {
 
     @Test
     void whenEitherRuntimeIsLaunchedThenItAppliesTheSharedFile() throws IOException {
-        assertThat(Files.readString(ROOT.resolve("scripts/run")))
-                .contains("--prebootcommandfile server-config/payara/atrium.asadmin");
+        // Payara Micro's launchers join it and micro-envelope.asadmin into their one file before boot
+        assertThat(Files.readString(ROOT.resolve("scripts/run"))).contains(
+                "cat server-config/payara/atrium.asadmin server-config/payara/micro-envelope.asadmin > \"$preboot\"",
+                "--prebootcommandfile \"$preboot\"");
         assertThat(Files.readString(ROOT.resolve("docker/Dockerfile"))).contains("server-config/payara/atrium.asadmin");
         assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
                 .contains("server-config/payara/atrium.asadmin");
@@ -342,7 +345,7 @@ class ServerConfigurationTest {
                 .isLessThan(server.indexOf("apply \"$config/atrium.asadmin\""));
         try (var files = Files.list(CONFIG)) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
-                    .containsExactly("atrium.asadmin", "ear", "logging.properties", "micro-postboot.asadmin",
+                    .containsExactly("atrium.asadmin", "ear", "logging.properties", "micro-envelope.asadmin",
                             "server-domain.asadmin");
         }
         // ear/: what the EAR carries into Payara Server (its JMS resources on Artemis's resource adapter)
