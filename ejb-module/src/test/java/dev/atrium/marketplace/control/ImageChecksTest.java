@@ -122,6 +122,23 @@ class ImageChecksTest {
     }
 
     @Test
+    void whenTheScheduledReScanChecksAnImageThenItReadsTheImageWithoutRunningIt() throws IOException {
+        byte[] image = ImageFixtures.busybox(List.of(E.d("app"),
+                E.f("app/agent.sh", AGENT.getBytes(StandardCharsets.UTF_8), 0755),
+                E.f("root/.ssh/id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk=\n")), RUN);
+
+        SafetyReport report = checks.check(CARD, archive(image), BundleInspector.IMAGE,
+                SafetyChecks.Scope.WITHOUT_RUNS);
+
+        // the static scan, the packages and the image scan run, none of the checks that run the agent
+        assertThat(statuses(report)).containsExactly("smoke_tests=not_run", "static_scan=passed",
+                "dependencies=passed", "image_scan=failed", "prompt_injection=not_run", "network_audit=not_run",
+                "resources=not_run");
+        assertThat(report.rejects()).isTrue();
+        assertThat(report.check("smoke_tests").orElseThrow().summary()).isEqualTo(SafetyChecks.NOT_RUN_SCHEDULED);
+    }
+
+    @Test
     void whenTheImageHasADeviceNodeThenItIsRefusedAtUnpacking() throws IOException {
         byte[] image = ImageFixtures.busybox(List.of(E.c("dev/kmem"), E.f("app/agent.sh", AGENT)), RUN);
 
