@@ -1,6 +1,6 @@
 package dev.atrium.cli;
 
-import static dev.atrium.cli.CliImages.E;
+import static dev.atrium.sandbox.TestImages.E;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import picocli.CommandLine.Help.Ansi;
 
+import dev.atrium.sandbox.TestImages;
 import dev.atrium.sdk.StubServer;
 import dev.atrium.sdk.StubServer.Answer;
 
@@ -55,7 +56,7 @@ class ImageCommandsTest {
         Files.writeString(dir.resolve("agent.json"), card.toPrettyString());
         byte[] script = Files.readAllBytes(dir.resolve("main.sh"));
         image = home.resolve("greeter.tar");
-        Files.write(image, CliImages.busybox(List.of(E.d("app"), E.f("app/main.sh", script, 0755)),
+        Files.write(image, TestImages.busybox(List.of(E.d("app"), E.f("app/main.sh", script, 0755)),
                 "{\"Entrypoint\":[\"/bin/sh\",\"/app/main.sh\"],\"WorkingDir\":\"/app\",\"Env\":[\"PATH=/bin\"]}"));
     }
 
@@ -69,7 +70,7 @@ class ImageCommandsTest {
 
     @Test
     void whenTheImageHasNoCommandAndTheCardNoneThenItSaysSo() throws Exception {
-        Files.write(image, CliImages.busybox(List.of(E.f("app/main.sh", "exit 0")), "{}"));
+        Files.write(image, TestImages.busybox(List.of(E.f("app/main.sh", "exit 0")), "{}"));
         var result = new CliRun(home).run("test", "-C", dir.toString(), "--image", image.toString());
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.err()).contains("names a command");
@@ -78,12 +79,12 @@ class ImageCommandsTest {
     @Test
     void whenTheArchiveIsNoImageOrHostileThenNothingRunsAndTheReasonIsShown() throws Exception {
         Path bundle = home.resolve("bundle.tar.gz");
-        Files.write(bundle, CliImages.gzip(CliImages.layer(E.f("main.sh", "echo"))));
+        Files.write(bundle, TestImages.gzip(TestImages.layer(E.f("main.sh", "echo"))));
         var notImage = new CliRun(home).run("test", "-C", dir.toString(), "--image", bundle.toString());
         assertThat(notImage.exitCode()).isEqualTo(1);
         assertThat(notImage.err()).contains("is not an image archive");
 
-        Files.write(image, CliImages.busybox(List.of(E.s("lib", "/"), E.f("lib/etc/evil", "x")), "{}"));
+        Files.write(image, TestImages.busybox(List.of(E.s("lib", "/"), E.f("lib/etc/evil", "x")), "{}"));
         var hostile = new CliRun(home).run("test", "-C", dir.toString(), "--image", image.toString());
         assertThat(hostile.exitCode()).isEqualTo(1);
         assertThat(hostile.err()).contains("The image would be refused", "through the symbolic link lib");

@@ -1,6 +1,6 @@
 package dev.atrium.it;
 
-import static dev.atrium.it.ImageArchives.E;
+import static dev.atrium.sandbox.TestImages.E;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
@@ -14,6 +14,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.atrium.sandbox.TestImages;
 
 /**
  * Issue 50: an agent uploaded as an image archive, built here from Debian's static busybox (busybox-static, installed
@@ -61,7 +63,7 @@ class ImageAgentsIT {
 
     @Test
     void whenAnOciImageIsSubmittedApprovedAndInvokedThenItAnswersFromItsOwnRoot() throws IOException {
-        byte[] image = ImageArchives.oci(List.of(ImageArchives.busyboxLayer(), ImageArchives.layer(app())), RUN,
+        byte[] image = TestImages.oci(List.of(TestImages.busyboxLayer(), TestImages.layer(app())), RUN,
                 true);
         var author = Accounts.verified("image-dev");
 
@@ -83,7 +85,7 @@ class ImageAgentsIT {
 
     @Test
     void whenAnImageHoldsADeviceNodeThenItIsRefusedAtUnpacking() throws IOException {
-        byte[] image = ImageArchives.busybox(app(E.c("dev/mem")), RUN);
+        byte[] image = TestImages.busybox(app(E.c("dev/mem")), RUN);
 
         var reply = MarketplaceFixtures.submit(Accounts.verified("image-dev").api(), card("image-device"), image,
                 "agent.tar");
@@ -95,7 +97,7 @@ class ImageAgentsIT {
 
     @Test
     void whenAnImageEmbedsAPrivateKeyThenTheImageScanRefusesIt() throws IOException {
-        byte[] image = ImageArchives.busybox(app(E.f("app/deploy.key",
+        byte[] image = TestImages.busybox(app(E.f("app/deploy.key",
                 "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n")), RUN);
 
         var reply = MarketplaceFixtures.submit(Accounts.verified("image-dev").api(), card("image-key"), image,

@@ -22,7 +22,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.inject.Inject;
@@ -31,6 +30,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.http.JsonProviders;
 import dev.atrium.platform.objects.ObjectStore;
 import dev.atrium.sandbox.BundleRefused;
 import dev.atrium.sandbox.BundleUnpacker;
@@ -76,7 +76,7 @@ public class BundleCache {
      */
     public Image image(String key) {
         Path dir = unpacked(key);
-        try (var reader = Json.createReader(Files.newBufferedReader(dir.resolve("image.json")))) {
+        try (var reader = JsonProviders.JSON.createReader(Files.newBufferedReader(dir.resolve("image.json")))) {
             JsonObject o = reader.readObject();
             return new Image(dir.resolve("root"), new ImageConfig(strings(o, "entrypoint"), strings(o, "cmd"),
                     strings(o, "env"), o.getString("working_dir", "/")));
@@ -120,10 +120,10 @@ public class BundleCache {
                     var image = ImageArchive.unpack(archive, work.resolve("b").resolve("root"),
                             settings.imageCaps());
                     var config = image.config();
-                    Files.writeString(work.resolve("b").resolve("image.json"), Json.createObjectBuilder()
-                            .add("entrypoint", Json.createArrayBuilder(config.entrypoint()))
-                            .add("cmd", Json.createArrayBuilder(config.cmd()))
-                            .add("env", Json.createArrayBuilder(config.env()))
+                    Files.writeString(work.resolve("b").resolve("image.json"), JsonProviders.JSON.createObjectBuilder()
+                            .add("entrypoint", JsonProviders.JSON.createArrayBuilder(config.entrypoint()))
+                            .add("cmd", JsonProviders.JSON.createArrayBuilder(config.cmd()))
+                            .add("env", JsonProviders.JSON.createArrayBuilder(config.env()))
                             .add("working_dir", config.workingDir()).build().toString());
                 } else {
                     BundleUnpacker.unpack(archive, work.resolve("b"), settings.bundleMaxEntries(),

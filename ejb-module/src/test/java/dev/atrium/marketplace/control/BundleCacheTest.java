@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.objects.FileObjectStore;
+import dev.atrium.sandbox.TestImages;
 
 class BundleCacheTest {
 
@@ -71,8 +72,8 @@ class BundleCacheTest {
     @Test
     void whenAnImageIsStoredThenItsRootAndRunConfigAreUnpackedOnceAndKept() throws Exception {
         var store = new FileObjectStore(data.resolve("objects"));
-        byte[] image = ImageFixtures.dockerSave(java.util.List.of(ImageFixtures.layer(
-                ImageFixtures.E.f("app/agent.sh", "echo hi"))),
+        byte[] image = TestImages.dockerSave(java.util.List.of(TestImages.layer(
+                TestImages.E.f("app/agent.sh", "echo hi"))),
                 "{\"Entrypoint\":[\"/app/agent.sh\"],\"Cmd\":[\"x\"],\"Env\":[\"A=1\"],\"WorkingDir\":\"/app\"}");
         String key = "marketplace/agents/a/1.0.0/u/bundle.oci";
         store.put(key, new ByteArrayInputStream(image), "application/x-tar");

@@ -1,6 +1,6 @@
 package dev.atrium.marketplace.control;
 
-import static dev.atrium.marketplace.control.ImageFixtures.E;
+import static dev.atrium.sandbox.TestImages.E;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -21,6 +21,7 @@ import dev.atrium.marketplace.entity.CheckFinding;
 import dev.atrium.marketplace.entity.SafetyReport;
 import dev.atrium.marketplace.entity.Severity;
 import dev.atrium.sandbox.BubblewrapExecutor;
+import dev.atrium.sandbox.TestImages;
 
 /**
  * The pre-listing checks of an agent uploaded as an image archive, run in the real sandbox: a busybox image whose
@@ -101,7 +102,7 @@ class ImageChecksTest {
 
     @Test
     void whenABusyboxImageAgentBehavesThenItsChecksRunAndItIsNotRejected() throws IOException {
-        byte[] image = ImageFixtures.busybox(List.of(E.d("app"),
+        byte[] image = TestImages.busybox(List.of(E.d("app"),
                 E.f("app/agent.sh", AGENT.getBytes(StandardCharsets.UTF_8), 0755),
                 E.f("var/lib/dpkg/status", DPKG), E.f("usr/bin/passwd", "x".getBytes(), 04755)), RUN);
 
@@ -123,7 +124,7 @@ class ImageChecksTest {
 
     @Test
     void whenTheScheduledReScanChecksAnImageThenItReadsTheImageWithoutRunningIt() throws IOException {
-        byte[] image = ImageFixtures.busybox(List.of(E.d("app"),
+        byte[] image = TestImages.busybox(List.of(E.d("app"),
                 E.f("app/agent.sh", AGENT.getBytes(StandardCharsets.UTF_8), 0755),
                 E.f("root/.ssh/id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk=\n")), RUN);
 
@@ -140,7 +141,7 @@ class ImageChecksTest {
 
     @Test
     void whenTheImageHasADeviceNodeThenItIsRefusedAtUnpacking() throws IOException {
-        byte[] image = ImageFixtures.busybox(List.of(E.c("dev/kmem"), E.f("app/agent.sh", AGENT)), RUN);
+        byte[] image = TestImages.busybox(List.of(E.c("dev/kmem"), E.f("app/agent.sh", AGENT)), RUN);
 
         SafetyReport report = checks.check(CARD, archive(image), BundleInspector.IMAGE);
 
@@ -153,7 +154,7 @@ class ImageChecksTest {
 
     @Test
     void whenTheImageEmbedsAPrivateKeyThenTheScanRejectsIt() throws IOException {
-        byte[] image = ImageFixtures.busybox(List.of(E.d("app"),
+        byte[] image = TestImages.busybox(List.of(E.d("app"),
                 E.f("app/agent.sh", AGENT.getBytes(StandardCharsets.UTF_8), 0755),
                 E.f("root/.ssh/id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk=\n")), RUN);
 
@@ -169,7 +170,7 @@ class ImageChecksTest {
 
     @Test
     void whenTheImageAndCardNameNoCommandThenTheSmokeTestsFail() throws IOException {
-        byte[] image = ImageFixtures.busybox(List.of(E.f("app/agent.sh", AGENT)), "{}");
+        byte[] image = TestImages.busybox(List.of(E.f("app/agent.sh", AGENT)), "{}");
         SafetyReport report = checks.check(CARD, archive(image), BundleInspector.IMAGE);
         assertThat(report.rejects()).isTrue();
         assertThat(findings(report, "smoke_tests")).singleElement()
