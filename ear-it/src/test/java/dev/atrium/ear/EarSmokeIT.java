@@ -342,6 +342,6 @@ class EarSmokeIT {
                 .GET().build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(jobs.statusCode()).as(jobs.body()).isEqualTo(200);
-        assertThat(JSON.readTree(jobs.body()).get("data").size()).isEqualTo(4);
+        assertThat(JSON.readTree(jobs.body()).get("data").size()).isEqualTo(5);
     }
 }
