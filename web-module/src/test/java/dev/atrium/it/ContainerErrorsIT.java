@@ -8,7 +8,11 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +30,9 @@ import dev.atrium.platform.container.Refusal;
  * loop over header values) never get a 500, an HTML page or an empty body: a request that reaches an application gets
  * its error in the JSON envelope (Atrium's, or the reports portal's under {@code /reports}); one that Grizzly's HTTP
  * parser refuses before any application sees it gets the parser's status in the same envelope, from the module
- * grizzly-envelope (docs/operations.md, "Refusals of the HTTP parser"), and the connection closes.
+ * grizzly-envelope (docs/operations.md, "Refusals of the HTTP parser"), and the connection closes. Everything else is
+ * answered as on a listener without the module: ordinary HTTP/1.1, the JDK client's h2c offer (body and all), h2c
+ * with prior knowledge.
  */
 @ExtendWith(AtriumServer.class)
 class ContainerErrorsIT {
@@ -240,14 +246,49 @@ class ContainerErrorsIT {
     }
 
     @Test
-    void whenAClientOffersH2cThenTheAnswerIsHttp11() throws Exception {
-        // port unification leaves HTTP/2 out of the listener (Grizzly's own rule): an offered upgrade is ignored,
-        // as RFC 9110 lets a server do; over TLS, ALPN is unaffected (the HTTPS listener is not wrapped)
-        Raw reply = send(("GET /health HTTP/1.1\r\nHost: localhost\r\nUpgrade: h2c\r\n"
-                + "HTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\nConnection: Upgrade, HTTP2-Settings, close\r\n\r\n")
-                .getBytes(StandardCharsets.ISO_8859_1));
-        assertThat(reply.status()).as("%s", reply).isEqualTo(200);
-        assertThat(reply.fromApplication()).isTrue();
+    void whenTheJdkClientSpeaksItsDefaultHttp2ThenAPostWithABodyAndAGetAreAnsweredOverH2c() throws Exception {
+        // the JDK's client (the SDK's, the CLI's) offers h2c with its first request on a connection, body and all;
+        // behind port unification without HTTP/2 such a request waited for ever (the codec took its body for the
+        // upgraded protocol's bytes)
+        String base = AtriumServer.get().baseUrl();
+        HttpRequest post = HttpRequest.newBuilder(URI.create(base + "/login")).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"email\":\"nobody@example.com\",\"password\":\"x\"}"))
+                .build();
+        HttpRequest get = HttpRequest.newBuilder(URI.create(base + "/health")).timeout(Duration.ofSeconds(20))
+                .build();
+        for (List<HttpRequest> order : List.of(List.of(post, get), List.of(get, post))) {
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            assertThat(client.version()).isEqualTo(HttpClient.Version.HTTP_2);
+            for (HttpRequest request : order) {
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                String what = request.method() + " " + request.uri().getPath() + " -> " + response.statusCode() + " "
+                        + response.body();
+                assertThat(response.version()).as(what).isEqualTo(HttpClient.Version.HTTP_2);
+                if (request == post) {
+                    assertThat(response.statusCode()).as(what).isEqualTo(401);
+                    assertThat(response.body()).as(what).startsWith("{\"error\":{\"code\":");
+                } else {
+                    assertThat(response.statusCode()).as(what).isEqualTo(200);
+                }
+            }
+        }
+    }
+
+    @Test
+    void whenAClientSpeaksH2cWithPriorKnowledgeThenTheServerAnswersWithItsSettings() throws Exception {
+        URI base = URI.create(AtriumServer.get().baseUrl());
+        try (var socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(10_000);
+            // the connection preface, then an empty SETTINGS frame (length 0, type 4, no flags, stream 0)
+            socket.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().write(new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0});
+            socket.getOutputStream().flush();
+            byte[] frame = socket.getInputStream().readNBytes(9);
+            assertThat(frame).as("the header of the server's first HTTP/2 frame").hasSize(9);
+            assertThat(frame[3]).as("a SETTINGS frame").isEqualTo((byte) 4);
+            assertThat(frame[4] & 1).as("not an acknowledgement: the server's own settings").isZero();
+        }
     }
 
     static byte[] request(String line, String... headers) {
