@@ -71,7 +71,19 @@ public class EnvelopePortUnification extends PUFilter implements ConfigAwareElem
     public void onAdded(FilterChain filterChain) {
         super.onAdded(filterChain);
         if (!unwrap(filterChain)) {
-            LOG.warning(() -> "The listener's chain keeps port unification, without HTTP/2: " + filterChain);
+            LOG.warning(() -> "The listener's chain keeps port unification, without HTTP/2 (h2c offers declined): "
+                    + filterChain);
+            for (PUProtocol protocol : getProtocols()) {
+                declineUpgrades(protocol.getFilterChain());
+            }
+        }
+    }
+
+    /** Puts {@link DeclinedUpgrades} just above the chain's HTTP codec, if it has one. */
+    static void declineUpgrades(FilterChain chain) {
+        int codec = indexOfCodec(chain);
+        if (codec >= 0) {
+            chain.add(codec + 1, new DeclinedUpgrades());
         }
     }
 

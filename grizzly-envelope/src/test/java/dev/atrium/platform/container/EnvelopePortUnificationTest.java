@@ -70,7 +70,7 @@ class EnvelopePortUnificationTest {
     }
 
     @Test
-    void whenTwoProtocolsAreRegisteredThenPortUnificationStays() {
+    void whenTwoProtocolsAreRegisteredThenPortUnificationStaysAndDeclinesH2cOffers() {
         var unification = new EnvelopePortUnification();
         unification.configure(null, null, element(HTTP2, "false"));
         unification.register(new EveryConnection(), unification.getPUFilterChainBuilder()
@@ -80,7 +80,9 @@ class EnvelopePortUnificationTest {
         assertThat(listener).extracting(Filter::getClass).map(Class::getSimpleName)
                 .containsExactly("TransportFilter", "EnvelopePortUnification");
         assertThat(unification.getProtocols()).allSatisfy(protocol -> assertThat(protocol.getFilterChain())
-                .noneMatch(Http2ServerFilter.class::isInstance).anyMatch(BareErrors.class::isInstance));
+                .extracting(Filter::getClass).map(Class::getSimpleName).containsSubsequence("BareErrors",
+                        "HttpServerFilter", "DeclinedUpgrades", "ApplicationWrites")
+                .doesNotContain("Http2ServerFilter"));
     }
 
     @Test
