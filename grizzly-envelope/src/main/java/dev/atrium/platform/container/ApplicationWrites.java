@@ -10,10 +10,11 @@ import org.glassfish.grizzly.http.HttpRequestPacket;
 import org.glassfish.grizzly.http.HttpResponsePacket;
 
 /**
- * Sits just above the HTTP codec and marks every write that comes from above it (the web container, WebSocket,
- * anything an application answers), saying whether it answers a HEAD request: {@link BareErrors}, below the codec,
- * leaves an answer to HEAD as it is, and every other marked write unless it is a bare error of the web container
- * itself. Only what the codec writes by itself, its refusals, reaches it unmarked.
+ * Sits just above the HTTP codec (above Grizzly's HTTP/2 filter when the chain has one) and marks every write that
+ * comes from above it (the web container, WebSocket, anything an application answers), saying whether it answers a
+ * HEAD request: {@link BareErrors}, below the codec, leaves an answer to HEAD as it is, and every other marked write
+ * unless it is a bare error of the web container itself. Only what the codec writes by itself, its refusals, reaches
+ * it unmarked; so do the HTTP/2 filter's frames, which are no HTTP/1.1 text and pass as they are.
  */
 final class ApplicationWrites extends BaseFilter {
 

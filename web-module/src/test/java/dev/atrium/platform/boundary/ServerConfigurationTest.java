@@ -294,6 +294,25 @@ class ServerConfigurationTest {
     }
 
     @Test
+    void whenPayaraServersDomainIsCreatedThenItsListenerGoesThroughTheEnvelopeWithTheJarInTheDomainsLib()
+            throws IOException {
+        // the same switch as Payara Micro's, on the server's listener; the jar in the domain's lib before its first
+        // start (the EAR build copies it to server-lib, scripts/run-server copies server-lib to the domain's lib)
+        var server = commands("server-domain.asadmin");
+        assertThat(server).contains("set configs.config.server-config.network-config.network-listeners"
+                + ".network-listener.http-listener-1.protocol=atrium-envelope");
+        assertThat(String.join("\n", server)).contains("--targetprotocol http-listener ",
+                "dev.atrium.platform.container.EveryConnection",
+                "port-unification.classname=dev.atrium.platform.container.EnvelopePortUnification");
+        assertThat(Files.readString(ROOT.resolve("ear/pom.xml"))).contains("<artifactId>grizzly-envelope</artifactId>",
+                "<destFileName>grizzly-envelope.jar</destFileName>");
+        String run = Files.readString(ROOT.resolve("scripts/run-server"));
+        assertThat(run.indexOf("cp \"$root/ear/target/server-lib/\"*.jar \"$domains/$domain/lib/\""))
+                .as("the jar in the domain's lib before the domain first starts").isPositive()
+                .isLessThan(run.indexOf("start-domain"));
+    }
+
+    @Test
     void whenAnyLauncherStartsPayaraMicroThenItsDataGridStaysOff() throws IOException {
         // --nocluster would still start the grid (and wait a second for members), and Payara reads it before
         // --nohazelcast, which it then ignores
