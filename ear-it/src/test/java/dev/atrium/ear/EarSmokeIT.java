@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -162,6 +163,24 @@ class EarSmokeIT {
 
         assertThat(health.get("database").asText()).isEqualTo("ok");
         assertThat(health.at("/backends/database").asText()).isEqualTo("postgresql");
+    }
+
+    @Test
+    void whenTheHttpParserRefusesAHeaderThenTheServerAnswersInTheEnvelope() throws Exception {
+        // grizzly-envelope on the server's listener (server-domain.asadmin), as on Payara Micro's (ContainerErrorsIT);
+        // every other call here goes through the same listener with the JDK client's h2c offer
+        URI base = URI.create(baseUrl);
+        try (var socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("GET /api/v1/me HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer caf\u00e9\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+
+            assertThat(answer).startsWith("HTTP/1.1 400 ").contains("Content-Type: application/json")
+                    .endsWith("\r\n\r\n{\"error\":{\"code\":40000,\"details\":null,\"doc_url\":null,"
+                            + "\"message\":\"Malformed request\"}}");
+        }
     }
 
     @Test

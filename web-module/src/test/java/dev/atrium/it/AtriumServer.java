@@ -198,6 +198,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         through.addAll(List.of("-Xshare:on", "-Xlog:class+load=info:file=" + classLoadLog()));
         through.addAll(jvm);
         through.addAll(command.subList(jar + 2, command.size()));
+        // the launcher's class path carries grizzly-envelope's jar (--addlibs would fail without payara-micro.jar)
+        int addlibs = through.indexOf("--addlibs");
+        through.subList(addlibs, addlibs + 2).clear();
         // and the WAR unpacked, deployed as a directory as scripts/run deploys it
         int war = through.indexOf("--deploy") + 1;
         Process unpacked = new ProcessBuilder("bash", script.toString(), "unpacked", through.get(war))
@@ -386,8 +389,10 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 "--port", Integer.toString(port),
                 "--nohazelcast", "--disablephonehome",
                 "--rootdir", "(set at each launch)",
-                "--prebootcommandfile",
-                Path.of("../server-config/payara/atrium.asadmin").toAbsolutePath().toString()));
+                "--prebootcommandfile", preBootFile().toString(),
+                // the HTTP parser's refusals in the envelope, as every launcher starts Payara Micro
+                "--addlibs", Path.of(System.getProperty("atrium.grizzly-envelope.jar",
+                        "target/grizzly-envelope.jar")).toAbsolutePath().toString()));
         if (throughLauncher()) {
             // Payara's logging as scripts/run sets it: the quiet start (QuietStartIT)
             command.addAll(List.of("--logproperties",
@@ -396,6 +401,18 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         environment = env;
         Files.deleteIfExists(log);
         launch();
+    }
+
+    /**
+     * The shared server-config/payara/atrium.asadmin, then Payara Micro's own micro-envelope.asadmin: Payara Micro
+     * takes one file before boot, and every launcher joins the two.
+     */
+    private Path preBootFile() throws IOException {
+        Path config = Path.of("../server-config/payara").toAbsolutePath();
+        Path joined = work.resolve("preboot.asadmin");
+        Files.writeString(joined, Files.readString(config.resolve("atrium.asadmin"))
+                + Files.readString(config.resolve("micro-envelope.asadmin")));
+        return joined;
     }
 
     private void launch() throws Exception {
@@ -664,8 +681,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             // Payara Micro logs a failed command of atrium.asadmin as a warning and boots anyway
             if (output.contains("Boot Command") && BOOT_COMMAND_FAILED.matcher(output).find()) {
                 close();
-                throw new IllegalStateException("A command of server-config/payara/atrium.asadmin failed; see " + log
-                        + "\n" + tail());
+                throw new IllegalStateException("A command of server-config/payara/atrium.asadmin or "
+                        + "micro-envelope.asadmin failed; see " + log + "\n" + tail());
             }
             try {
                 var response = client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/health")).GET().build(),

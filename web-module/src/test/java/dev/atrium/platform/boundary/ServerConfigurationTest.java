@@ -262,6 +262,57 @@ class ServerConfigurationTest {
             "scripts/bench-startup", "docker/Dockerfile", "web-module/src/test/java/dev/atrium/it/AtriumServer.java");
 
     @Test
+    void whenAnyLauncherStartsPayaraMicroThenTheParsersRefusalsAnswerInTheEnvelope(@TempDir Path runtimeDir)
+            throws Exception {
+        // the filter's jar on the runtime's class path, and the listener switched to it after boot: without the jar,
+        // the switched listener would refuse every connection (docs/operations.md, "Refusals of the HTTP parser")
+        for (String launcher : MICRO_LAUNCHERS) {
+            String text = Files.readString(ROOT.resolve(launcher)).replace("\"", "").replace(", ", " ");
+            assertThat(text).as(launcher).contains("atrium.asadmin").contains("micro-envelope.asadmin")
+                    .doesNotContain("--postbootcommandfile");
+        }
+        // with payara-micro.jar through --addlibs; the launcher (scripts/run, scripts/bench-startup) on its class path
+        for (String launcher : List.of("docker/Dockerfile", "web-module/src/test/java/dev/atrium/it/AtriumServer.java",
+                "scripts/launcher")) {
+            String text = Files.readString(ROOT.resolve(launcher)).replace("\"", "").replace(", ", " ");
+            assertThat(text).as(launcher).contains("--addlibs").contains("grizzly-envelope.jar");
+        }
+        List<String> arguments = launcherArguments("", runtimeDir.resolve("payara"));
+        int cp = arguments.indexOf("-cp");
+        if (cp >= 0) {
+            assertThat(arguments.get(cp + 1)).endsWith(":" + ROOT.resolve("web-module/target/grizzly-envelope.jar"));
+        } else {
+            assertThat(arguments).containsSubsequence("-jar", ROOT.resolve("web-module/target/payara-micro.jar")
+                    .toString(), "--addlibs", ROOT.resolve("web-module/target/grizzly-envelope.jar").toString());
+        }
+        var micro = commands("micro-envelope.asadmin");
+        assertThat(micro).contains("set configs.config.server-config.network-config.network-listeners"
+                + ".network-listener.http-listener.protocol=atrium-envelope");
+        assertThat(String.join("\n", micro)).contains("--targetprotocol http-listener",
+                "dev.atrium.platform.container.EveryConnection",
+                "port-unification.classname=dev.atrium.platform.container.EnvelopePortUnification");
+    }
+
+    @Test
+    void whenPayaraServersDomainIsCreatedThenItsListenerGoesThroughTheEnvelopeWithTheJarInTheDomainsLib()
+            throws IOException {
+        // the same switch as Payara Micro's, on the server's listener; the jar in the domain's lib before its first
+        // start (the EAR build copies it to server-lib, scripts/run-server copies server-lib to the domain's lib)
+        var server = commands("server-domain.asadmin");
+        assertThat(server).contains("set configs.config.server-config.network-config.network-listeners"
+                + ".network-listener.http-listener-1.protocol=atrium-envelope");
+        assertThat(String.join("\n", server)).contains("--targetprotocol http-listener ",
+                "dev.atrium.platform.container.EveryConnection",
+                "port-unification.classname=dev.atrium.platform.container.EnvelopePortUnification");
+        assertThat(Files.readString(ROOT.resolve("ear/pom.xml"))).contains("<artifactId>grizzly-envelope</artifactId>",
+                "<destFileName>grizzly-envelope.jar</destFileName>");
+        String run = Files.readString(ROOT.resolve("scripts/run-server"));
+        assertThat(run.indexOf("cp \"$root/ear/target/server-lib/\"*.jar \"$domains/$domain/lib/\""))
+                .as("the jar in the domain's lib before the domain first starts").isPositive()
+                .isLessThan(run.indexOf("start-domain"));
+    }
+
+    @Test
     void whenAnyLauncherStartsPayaraMicroThenItsDataGridStaysOff() throws IOException {
         // --nocluster would still start the grid (and wait a second for members), and Payara reads it before
         // --nohazelcast, which it then ignores
@@ -299,8 +350,10 @@ class ServerConfigurationTest {
 
     @Test
     void whenEitherRuntimeIsLaunchedThenItAppliesTheSharedFile() throws IOException {
-        assertThat(Files.readString(ROOT.resolve("scripts/run")))
-                .contains("--prebootcommandfile server-config/payara/atrium.asadmin");
+        // Payara Micro's launchers join it and micro-envelope.asadmin into their one file before boot
+        assertThat(Files.readString(ROOT.resolve("scripts/run"))).contains(
+                "cat server-config/payara/atrium.asadmin server-config/payara/micro-envelope.asadmin > \"$preboot\"",
+                "--prebootcommandfile \"$preboot\"");
         assertThat(Files.readString(ROOT.resolve("docker/Dockerfile"))).contains("server-config/payara/atrium.asadmin");
         assertThat(Files.readString(ROOT.resolve("web-module/src/test/java/dev/atrium/it/AtriumServer.java")))
                 .contains("server-config/payara/atrium.asadmin");
@@ -311,7 +364,8 @@ class ServerConfigurationTest {
                 .isLessThan(server.indexOf("apply \"$config/atrium.asadmin\""));
         try (var files = Files.list(CONFIG)) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
-                    .containsExactly("atrium.asadmin", "ear", "logging.properties", "server-domain.asadmin");
+                    .containsExactly("atrium.asadmin", "ear", "logging.properties", "micro-envelope.asadmin",
+                            "server-domain.asadmin");
         }
         // ear/: what the EAR carries into Payara Server (its JMS resources on Artemis's resource adapter)
         assertThat(Files.readString(ROOT.resolve("ear/pom.xml")))

@@ -1,0 +1,11 @@
+package org.glassfish.grizzly.config.dom;
+
+import java.util.List;
+
+import org.jvnet.hk2.config.ConfigBeanProxy;
+
+/** Compile-time stand-in for Payara's domain.xml element, the methods used only (not in the jar). */
+public interface PortUnification extends ConfigBeanProxy {
+
+    List<ProtocolFinder> getProtocolFinder();
+}
