@@ -88,7 +88,7 @@ public class OutboxRelay {
     long pollMillis;
 
     @Inject
-    @ConfigProperty(name = "atrium.outbox.idle-poll-millis", defaultValue = "5000")
+    @ConfigProperty(name = "atrium.outbox.idle-poll-millis", defaultValue = "15000")
     long idlePollMillis;
 
     @Inject
