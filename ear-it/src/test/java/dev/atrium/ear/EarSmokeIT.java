@@ -49,6 +49,7 @@ class EarSmokeIT {
     private static Map<String, String> environment;
     private static String database;
     private static String baseUrl;
+    private static String httpsUrl;
     private static String token;
 
     @BeforeAll
@@ -59,10 +60,13 @@ class EarSmokeIT {
         }
         int http = freePort();
         baseUrl = "http://localhost:" + http;
+        int https = freePort();
+        httpsUrl = "https://localhost:" + https;
         Files.createDirectories(WORK);
         var settings = new java.util.HashMap<>(Map.of(
                 "ATRIUM_DATA_DIR", WORK.resolve("data-" + database).toString(),
                 "ATRIUM_HTTP_PORT", Integer.toString(http),
+                "ATRIUM_HTTPS_PORT", Integer.toString(https),
                 "ATRIUM_SERVER_ADMIN_PORT", Integer.toString(freePort()),
                 "ATRIUM_SERVER_ADMIN_PASSWORD", "Ops-" + UUID.randomUUID(),
                 "ATRIUM_DB_URL", PG + database,
@@ -181,6 +185,84 @@ class EarSmokeIT {
                     .endsWith("\r\n\r\n{\"error\":{\"code\":40000,\"details\":null,\"doc_url\":null,"
                             + "\"message\":\"Malformed request\"}}");
         }
+    }
+
+    @Test
+    void whenTheHttpParserRefusesAHeaderOverTlsThenTheServerAnswersInTheEnvelopeAndH2StaysOnAlpn() throws Exception {
+        // the HTTPS listener http-listener-2 goes through the envelope too (server-domain.asadmin), on the domain's
+        // own self-signed key
+        URI base = URI.create(httpsUrl);
+        try (var socket = trustAll().getSocketFactory().createSocket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("GET /api/v1/me HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer caf\u00e9\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            var answer = new java.io.ByteArrayOutputStream();
+            try {
+                socket.getInputStream().transferTo(answer);
+            } catch (IOException closed) {
+                // TLS's end without its close_notify, after the answer
+            }
+            assertThat(answer.toString(StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 400 ")
+                    .contains("Content-Type: application/json")
+                    .endsWith("\r\n\r\n{\"error\":{\"code\":40000,\"details\":null,\"doc_url\":null,"
+                            + "\"message\":\"Malformed request\"}}");
+        }
+        var client = HttpClient.newBuilder().sslContext(trustAll()).connectTimeout(Duration.ofSeconds(5)).build();
+        var health = client.send(HttpRequest.newBuilder(URI.create(httpsUrl + "/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+        assertThat(health.version()).isEqualTo(HttpClient.Version.HTTP_2);
+    }
+
+    /**
+     * The domain's self-signed key, trusted as it is: an extended trust manager, so that its name (the machine's, not
+     * localhost) is not checked either.
+     */
+    private static javax.net.ssl.SSLContext trustAll() throws Exception {
+        var trust = new javax.net.ssl.X509ExtendedTrustManager() {
+            @Override
+            public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String authType) {
+                // trusted
+            }
+
+            @Override
+            public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String authType) {
+                // trusted
+            }
+
+            @Override
+            public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String authType,
+                    java.net.Socket socket) {
+                // trusted
+            }
+
+            @Override
+            public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String authType,
+                    java.net.Socket socket) {
+                // trusted
+            }
+
+            @Override
+            public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String authType,
+                    javax.net.ssl.SSLEngine engine) {
+                // trusted
+            }
+
+            @Override
+            public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String authType,
+                    javax.net.ssl.SSLEngine engine) {
+                // trusted
+            }
+
+            @Override
+            public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+                return new java.security.cert.X509Certificate[0];
+            }
+        };
+        var context = javax.net.ssl.SSLContext.getInstance("TLS");
+        context.init(null, new javax.net.ssl.TrustManager[] {trust}, null);
+        return context;
     }
 
     @Test

@@ -75,6 +75,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private final Path work = Path.of(System.getProperty("atrium.it.work", "target/it")).toAbsolutePath();
     private Process process;
     private int port;
+    /** The HTTPS listener's port (--sslport), 0 in the embedded modes. */
+    private int httpsPort;
     private int smtpPort;
     private GreenMail smtp;
     private String database;
@@ -141,6 +143,17 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     public String baseUrl() {
         return "http://localhost:" + port;
+    }
+
+    /**
+     * The HTTPS listener, as {@code scripts/run} starts it with {@code ATRIUM_TLS_KEYSTORE}: Payara Micro's
+     * {@code --sslport} on a self-signed key for localhost (not in the embedded modes).
+     */
+    public String httpsUrl() {
+        if (httpsPort == 0) {
+            throw new IllegalStateException("No HTTPS listener in the " + mode + " mode");
+        }
+        return "https://localhost:" + httpsPort;
     }
 
     /** No PostgreSQL, Redis or SMTP server: the embedded defaults (also in session mode). */
@@ -380,6 +393,14 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         // the JVM's settings as every launcher takes them (the collector, the heap and the other memory bounds)
         command = new ArrayList<>(List.of(javaBin()));
         command.addAll(jvmDefaults());
+        List<String> tls = List.of();
+        if (!embedded()) {
+            // HTTPS as scripts/run serves it with ATRIUM_TLS_KEYSTORE: the keystore for the JVM, --sslport, --sslcert
+            httpsPort = freePort();
+            command.addAll(List.of("-Djavax.net.ssl.keyStore=" + tlsKeystore(), "-Djavax.net.ssl.keyStorePassword="
+                    + TLS_PASSWORD));
+            tls = List.of("--sslport", Integer.toString(httpsPort), "--sslcert", TLS_ALIAS);
+        }
         command.addAll(List.of("-Djdk.httpclient.connectionPoolSize=20", "-jar",
                 System.getProperty("payara.jar", "target/payara-micro.jar"),
                 "--deploy", war.toString(), "--contextroot", "/",
@@ -393,6 +414,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 // the HTTP parser's refusals in the envelope, as every launcher starts Payara Micro
                 "--addlibs", Path.of(System.getProperty("atrium.grizzly-envelope.jar",
                         "target/grizzly-envelope.jar")).toAbsolutePath().toString()));
+        command.addAll(tls);
         if (throughLauncher()) {
             // Payara's logging as scripts/run sets it: the quiet start (QuietStartIT)
             command.addAll(List.of("--logproperties",
@@ -401,6 +423,35 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         environment = env;
         Files.deleteIfExists(log);
         launch();
+    }
+
+    static final String TLS_ALIAS = "atrium";
+    /** Payara's master password: the key's and the store's, as the JVM's trust store has it too. */
+    static final String TLS_PASSWORD = "changeit";
+
+    /** A self-signed key for localhost in a PKCS12 store, made by the JDK's keytool (ContainerErrorsIT trusts it). */
+    private Path tlsKeystore() throws Exception {
+        Path store = work.resolve(mode + "-tls-" + stamp + ".p12");
+        Files.deleteIfExists(store);
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", TLS_ALIAS, "-keyalg", "RSA", "-keysize", "2048", "-validity", "30",
+                "-dname", "CN=localhost", "-ext", "san=dns:localhost,ip:127.0.0.1", "-storetype", "PKCS12",
+                "-keystore", store.toString(), "-storepass", TLS_PASSWORD, "-keypass", TLS_PASSWORD)
+                .redirectErrorStream(true).start();
+        String output = new String(keytool.getInputStream().readAllBytes());
+        if (!keytool.waitFor(2, TimeUnit.MINUTES) || keytool.exitValue() != 0) {
+            throw new IllegalStateException("keytool failed: " + output);
+        }
+        return store;
+    }
+
+    /** Another instance's own ports in a copy of the command: HTTP, and HTTPS when the command has it. */
+    private static void ownPorts(List<String> copy, int httpPort) {
+        copy.set(copy.indexOf("--port") + 1, Integer.toString(httpPort));
+        int https = copy.indexOf("--sslport");
+        if (https >= 0) {
+            copy.set(https + 1, Integer.toString(freePort()));
+        }
     }
 
     /**
@@ -474,7 +525,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         public synchronized void start() throws Exception {
             peerLaunches++;
             var peerCommand = new ArrayList<>(command);
-            peerCommand.set(peerCommand.indexOf("--port") + 1, Integer.toString(peerPort));
+            ownPorts(peerCommand, peerPort);
             peerCommand.set(peerCommand.indexOf("--rootdir") + 1,
                     work.resolve(mode + "-peer-root-" + stamp + "-" + peerLaunches).toString());
             var peerEnvironment = new HashMap<>(environment);
@@ -538,7 +589,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         int otherPort = freePort();
         Path otherLog = work.resolve(mode + "-refused-" + db + ".log");
         var otherCommand = new ArrayList<>(command);
-        otherCommand.set(otherCommand.indexOf("--port") + 1, Integer.toString(otherPort));
+        ownPorts(otherCommand, otherPort);
         otherCommand.set(otherCommand.indexOf("--rootdir") + 1, work.resolve(mode + "-root-" + db).toString());
         var otherEnvironment = new HashMap<>(environment);
         otherEnvironment.put("ATRIUM_HTTP_PORT", Integer.toString(otherPort));

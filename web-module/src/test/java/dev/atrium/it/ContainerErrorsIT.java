@@ -12,12 +12,18 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
@@ -32,7 +38,8 @@ import dev.atrium.platform.container.Refusal;
  * parser refuses before any application sees it gets the parser's status in the same envelope, from the module
  * grizzly-envelope (docs/operations.md, "Refusals of the HTTP parser"), and the connection closes. Everything else is
  * answered as on a listener without the module: ordinary HTTP/1.1, the JDK client's h2c offer (body and all), h2c
- * with prior knowledge.
+ * with prior knowledge. The HTTPS listener ({@code --sslport}) answers the same refusals in the envelope over TLS, and
+ * the JDK client's default HTTP/2 there comes through ALPN ({@code h2}) as without the module.
  */
 @ExtendWith(AtriumServer.class)
 class ContainerErrorsIT {
@@ -291,6 +298,120 @@ class ContainerErrorsIT {
         }
     }
 
+    @Test
+    void whenTheParserRefusesHostileBytesOverTlsThenItsStatusAnswersInTheEnvelopeAndTheConnectionCloses()
+            throws Exception {
+        var soft = new SoftAssertions();
+        for (var entry : PARSER.entrySet()) {
+            Raw reply = sendTls(entry.getValue().request());
+            int status = entry.getValue().status();
+            soft.assertThat(reply.status()).as("%s over TLS: %s", entry.getKey(), reply).isEqualTo(status);
+            soft.assertThat(reply.envelope()).as("%s over TLS answers the envelope: %s", entry.getKey(), reply)
+                    .isTrue();
+            soft.assertThat(reply.body()).as(entry.getKey()).isEqualTo(Refusal.body(status));
+            soft.assertThat(reply.headers()).as(entry.getKey()).containsEntry("connection", "close")
+                    .containsEntry("content-length",
+                            Integer.toString(reply.body().getBytes(StandardCharsets.UTF_8).length));
+            soft.assertThat(reply.closed()).as("%s over TLS: the server closes the connection", entry.getKey())
+                    .isTrue();
+        }
+        soft.assertAll();
+    }
+
+    @Test
+    void whenTheWebContainerRefusesHostileBytesOverTlsThenItsStatusAnswersInTheEnvelope() throws Exception {
+        var soft = new SoftAssertions();
+        for (var entry : CONTAINER.entrySet()) {
+            Raw reply = sendTls(entry.getValue());
+            soft.assertThat(reply.status()).as(entry.getKey()).isBetween(400, 505).isNotEqualTo(500);
+            soft.assertThat(reply.html()).as("%s over TLS: %s", entry.getKey(), reply).isFalse();
+            soft.assertThat(reply.envelope()).as("%s over TLS: %s", entry.getKey(), reply).isTrue();
+        }
+        soft.assertAll();
+    }
+
+    @Test
+    void whenRequestsAreOrdinaryOverTlsThenTheApplicationAnswersThemUntouched() throws Exception {
+        Raw health = sendTls(request("GET /health HTTP/1.1"));
+        assertThat(health.status()).as("%s", health).isEqualTo(200);
+        assertThat(health.fromApplication()).isTrue();
+        Raw missing = sendTls(request("GET /no/such/path HTTP/1.1"));
+        assertThat(missing.status()).as("%s", missing).isEqualTo(404);
+        assertThat(missing.fromApplication()).isTrue();
+        assertThat(missing.envelope()).isTrue();
+    }
+
+    @Test
+    void whenAClientOffersH2OverAlpnThenTheHttpsListenerChoosesIt() throws Exception {
+        URI base = URI.create(AtriumServer.get().httpsUrl());
+        try (var socket = (SSLSocket) trustAll().getSocketFactory().createSocket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(10_000);
+            var parameters = socket.getSSLParameters();
+            parameters.setApplicationProtocols(new String[] {"h2", "http/1.1"});
+            socket.setSSLParameters(parameters);
+            socket.startHandshake();
+            assertThat(socket.getApplicationProtocol()).isEqualTo("h2");
+        }
+    }
+
+    @Test
+    void whenTheJdkClientSpeaksItsDefaultHttp2OverTlsThenAPostWithABodyAndAGetAreAnsweredOverH2() throws Exception {
+        String base = AtriumServer.get().httpsUrl();
+        HttpRequest post = HttpRequest.newBuilder(URI.create(base + "/login")).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"email\":\"nobody@example.com\",\"password\":\"x\"}"))
+                .build();
+        HttpRequest get = HttpRequest.newBuilder(URI.create(base + "/health")).timeout(Duration.ofSeconds(20))
+                .build();
+        for (List<HttpRequest> order : List.of(List.of(post, get), List.of(get, post))) {
+            HttpClient client = HttpClient.newBuilder().sslContext(trustAll())
+                    .connectTimeout(Duration.ofSeconds(10)).build();
+            assertThat(client.version()).isEqualTo(HttpClient.Version.HTTP_2);
+            for (HttpRequest request : order) {
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                String what = request.method() + " " + request.uri() + " -> " + response.statusCode() + " "
+                        + response.body();
+                assertThat(response.version()).as(what).isEqualTo(HttpClient.Version.HTTP_2);
+                if (request == post) {
+                    assertThat(response.statusCode()).as(what).isEqualTo(401);
+                    assertThat(response.body()).as(what).startsWith("{\"error\":{\"code\":");
+                } else {
+                    assertThat(response.statusCode()).as(what).isEqualTo(200);
+                }
+            }
+        }
+    }
+
+    /** The test server's self-signed key, trusted as it is (its name, localhost, is still checked by the client). */
+    static SSLContext trustAll() throws Exception {
+        var trust = new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+                // trusted
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+                // trusted
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        };
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, new TrustManager[] {trust}, null);
+        return context;
+    }
+
+    static Raw sendTls(byte[] request) throws Exception {
+        URI base = URI.create(AtriumServer.get().httpsUrl());
+        try (var socket = trustAll().getSocketFactory().createSocket(base.getHost(), base.getPort())) {
+            return exchange(socket, request, 10_000);
+        }
+    }
+
     static byte[] request(String line, String... headers) {
         var text = new StringBuilder(line).append("\r\nHost: localhost\r\nConnection: close\r\n");
         for (String header : headers) {
@@ -306,12 +427,16 @@ class ContainerErrorsIT {
     static Raw send(byte[] request, int timeoutMillis) throws IOException {
         URI base = URI.create(AtriumServer.get().baseUrl());
         try (var socket = new Socket(base.getHost(), base.getPort())) {
-            socket.setSoTimeout(timeoutMillis);
-            socket.getOutputStream().write(request);
-            socket.getOutputStream().flush();
-            Read read = readAll(socket.getInputStream());
-            return parse(read.bytes(), read.closed());
+            return exchange(socket, request, timeoutMillis);
         }
+    }
+
+    private static Raw exchange(Socket socket, byte[] request, int timeoutMillis) throws IOException {
+        socket.setSoTimeout(timeoutMillis);
+        socket.getOutputStream().write(request);
+        socket.getOutputStream().flush();
+        Read read = readAll(socket.getInputStream());
+        return parse(read.bytes(), read.closed());
     }
 
     record Read(byte[] bytes, boolean closed) {
@@ -328,8 +453,8 @@ class ContainerErrorsIT {
             return new Read(out.toByteArray(), true);
         } catch (SocketTimeoutException e) {
             return new Read(out.toByteArray(), false);
-        } catch (java.net.SocketException e) {
-            // a reset after the answer: closed too
+        } catch (java.net.SocketException | javax.net.ssl.SSLException e) {
+            // a reset after the answer, or TLS's end without its close_notify: closed too
             return new Read(out.toByteArray(), true);
         }
     }

@@ -30,6 +30,9 @@ import org.glassfish.hk2.api.ServiceLocator;
  * which port unification's back channel cannot carry), and a client's {@code Upgrade: h2c} offer with a body would then
  * never be answered: the codec takes the body for the upgraded protocol's bytes and no HTTP/2 filter gives it back. So
  * the HTTP/2 filter goes in as Payara puts it in a listener without port unification, with the same settings.
+ * <p>
+ * The HTTPS listener goes through it the same way: its TLS filter stays first, the two filters sit above it (they see
+ * the plaintext HTTP/1.1), and HTTP/2 is offered over ALPN as on a TLS listener without port unification.
  */
 public class EnvelopePortUnification extends PUFilter implements ConfigAwareElement<PortUnification> {
 
@@ -37,7 +40,7 @@ public class EnvelopePortUnification extends PUFilter implements ConfigAwareElem
 
     private static final Logger LOG = Logger.getLogger(EnvelopePortUnification.class.getName());
 
-    /** HTTP/2 of the protocol {@link EveryConnection} leads to; null when its element turns it off or it is TLS. */
+    /** HTTP/2 of the protocol {@link EveryConnection} leads to; null when its element turns it off. */
     private Http2Configuration http2;
 
     @Override
@@ -46,9 +49,7 @@ public class EnvelopePortUnification extends PUFilter implements ConfigAwareElem
         for (ProtocolFinder finder : element.getProtocolFinder()) {
             Protocol protocol = EveryConnection.class.getName().equals(finder.getClassname())
                     ? finder.findProtocol() : null;
-            // over TLS HTTP/2 needs ALPN on the TLS filter, which this listener does not have
-            if (protocol != null && protocol.getHttp() != null
-                    && !Boolean.parseBoolean(protocol.getSecurityEnabled())) {
+            if (protocol != null && protocol.getHttp() != null) {
                 http2 = Http2Settings.of(protocol.getHttp());
             }
         }
@@ -60,7 +61,7 @@ public class EnvelopePortUnification extends PUFilter implements ConfigAwareElem
 
     @Override
     public void register(PUProtocol protocol) {
-        if (!instrument(protocol.getFilterChain())) {
+        if (!instrumentAll(protocol.getFilterChain())) {
             LOG.warning(() -> "No HTTP codec in the protocol registered for port unification, its refusals stay bare: "
                     + protocol.getFilterChain());
         }
@@ -74,7 +75,9 @@ public class EnvelopePortUnification extends PUFilter implements ConfigAwareElem
             LOG.warning(() -> "The listener's chain keeps port unification, without HTTP/2 (h2c offers declined): "
                     + filterChain);
             for (PUProtocol protocol : getProtocols()) {
-                declineUpgrades(protocol.getFilterChain());
+                for (FilterChain chain : codecChains(protocol.getFilterChain())) {
+                    declineUpgrades(chain);
+                }
             }
         }
     }
@@ -90,30 +93,86 @@ public class EnvelopePortUnification extends PUFilter implements ConfigAwareElem
     /**
      * Puts the one registered protocol's filters (after its back channel) in this filter's place in the listener's
      * chain, with the HTTP/2 filter just above the codec when {@link #http2()} is set; false, changing nothing, for
-     * any other shape (several protocols, TLS, no codec).
+     * any other shape (several protocols, no codec). A TLS protocol comes as Payara builds one behind port unification
+     * (its TLS filter, then a port unification of its own over the HTTP protocol's filters): it becomes the TLS filter
+     * followed by the HTTP protocol's filters, as on a TLS listener without port unification, and HTTP/2 is offered
+     * over ALPN ({@link TlsHttp2}).
      */
     boolean unwrap(FilterChain listenerChain) {
         int at = listenerChain.indexOf(this);
-        if (at < 0 || getProtocols().size() != 1) {
+        if (at < 0) {
             return false;
         }
-        FilterChain protocol = getProtocols().iterator().next().getFilterChain();
-        if (protocol.isEmpty() || protocol.get(0) != getBackChannelFilter()) {
+        List<Filter> filters = protocolFilters(this);
+        SSLBaseFilter tls = null;
+        if (filters != null && filters.size() == 2 && filters.get(0) instanceof SSLBaseFilter ssl
+                && filters.get(1) instanceof PUFilter inner) {
+            List<Filter> http = protocolFilters(inner);
+            if (http == null) {
+                return false;
+            }
+            tls = ssl;
+            filters = new ArrayList<>(http);
+        }
+        if (filters == null || filters.stream().anyMatch(f -> f instanceof SSLBaseFilter || f instanceof PUFilter)) {
             return false;
         }
-        List<Filter> filters = new ArrayList<>(protocol.subList(1, protocol.size()));
         int codec = indexOfCodec(filters);
-        if (codec < 0 || filters.stream().anyMatch(SSLBaseFilter.class::isInstance)) {
+        if (codec < 0) {
             return false;
         }
         if (http2 != null) {
             Http2ServerFilter http2Filter = new Http2ServerFilter(http2);
             http2Filter.setLocalMaxFramePayloadSize(http2.getMaxFramePayloadSize());
-            filters.add(codec + 1, http2Filter);
+            if (tls == null || TlsHttp2.offer(tls, http2Filter)) {
+                filters.add(codec + 1, http2Filter);
+            }
+        }
+        if (tls != null) {
+            filters.add(0, tls);
         }
         listenerChain.remove(at);
         listenerChain.addAll(at, filters);
         return true;
+    }
+
+    /** The filters of a port unification's one protocol after its back channel; null for any other shape. */
+    private static List<Filter> protocolFilters(PUFilter unification) {
+        if (unification.getProtocols().size() != 1) {
+            return null;
+        }
+        FilterChain protocol = unification.getProtocols().iterator().next().getFilterChain();
+        if (protocol.isEmpty() || protocol.get(0) != unification.getBackChannelFilter()) {
+            return null;
+        }
+        return new ArrayList<>(protocol.subList(1, protocol.size()));
+    }
+
+    /**
+     * The chains with an HTTP codec in a protocol's chain: itself, or those of the port unifications in it (a TLS
+     * protocol behind port unification has its HTTP filters in a port unification of their own, below TLS).
+     */
+    static List<FilterChain> codecChains(FilterChain chain) {
+        List<FilterChain> chains = new ArrayList<>();
+        if (indexOfCodec(chain) >= 0) {
+            chains.add(chain);
+            return chains;
+        }
+        for (Filter filter : chain) {
+            if (filter instanceof PUFilter unification) {
+                for (PUProtocol protocol : unification.getProtocols()) {
+                    chains.addAll(codecChains(protocol.getFilterChain()));
+                }
+            }
+        }
+        return chains;
+    }
+
+    /** {@link #instrument} on every chain with a codec in a protocol's chain; false when there is none. */
+    static boolean instrumentAll(FilterChain chain) {
+        List<FilterChain> chains = codecChains(chain);
+        chains.forEach(EnvelopePortUnification::instrument);
+        return !chains.isEmpty();
     }
 
     /** Puts the two filters around the HTTP codec of the chain; false when the chain has no codec. */

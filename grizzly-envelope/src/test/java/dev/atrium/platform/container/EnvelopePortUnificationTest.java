@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import javax.net.ssl.SSLContext;
+
 import org.glassfish.grizzly.config.dom.Http;
 import org.glassfish.grizzly.config.dom.PortUnification;
 import org.glassfish.grizzly.config.dom.Protocol;
@@ -20,6 +22,8 @@ import org.glassfish.grizzly.http.HttpServerFilter;
 import org.glassfish.grizzly.http.util.MimeHeaders;
 import org.glassfish.grizzly.http2.Http2Configuration;
 import org.glassfish.grizzly.http2.Http2ServerFilter;
+import org.glassfish.grizzly.portunif.PUFilter;
+import org.glassfish.grizzly.ssl.SSLBaseFilter;
 import org.junit.jupiter.api.Test;
 
 class EnvelopePortUnificationTest {
@@ -63,10 +67,48 @@ class EnvelopePortUnificationTest {
     }
 
     @Test
-    void whenTheProtocolIsTlsThenItGetsNoHttp2WithoutAlpn() {
+    void whenTheProtocolIsTlsThenTheChainHoldsTlsBelowTheProtocolsFiltersWithHttp2AboveTheCodec() throws Exception {
         var unification = new EnvelopePortUnification();
         unification.configure(null, null, element(HTTP2, "true"));
-        assertThat(unification.http2()).isNull();
+        SSLBaseFilter tls = TlsListenerTest.tlsFilter(SSLContext.getDefault());
+        FilterChain listener = tlsListener(unification, tls);
+
+        // the transport filter is TLS's own wrapper, as on a TLS listener without port unification
+        assertThat(listener).extracting(Filter::getClass).map(Class::getSimpleName).containsExactly(
+                "SSLTransportFilterWrapper", "SSLBaseFilter", "Idle", "BareErrors", "HttpServerFilter",
+                "Http2ServerFilter", "ApplicationWrites", "Web");
+        assertThat(listener.get(1)).isSameAs(tls);
+    }
+
+    @Test
+    void whenTheTlsProtocolTurnsHttp2OffThenTheChainHasNoHttp2() throws Exception {
+        var unification = new EnvelopePortUnification();
+        var off = new HashMap<>(HTTP2);
+        off.put("getHttp2Enabled", "false");
+        unification.configure(null, null, element(off, "true"));
+
+        FilterChain listener = tlsListener(unification, TlsListenerTest.tlsFilter(SSLContext.getDefault()));
+        assertThat(listener).extracting(Filter::getClass).map(Class::getSimpleName).containsExactly(
+                "SSLTransportFilterWrapper", "SSLBaseFilter", "Idle", "BareErrors", "HttpServerFilter",
+                "ApplicationWrites", "Web");
+    }
+
+    @Test
+    void whenTheTlsProtocolHasTwoProtocolsThenPortUnificationStaysWithItsCodecInstrumented() throws Exception {
+        var unification = new EnvelopePortUnification();
+        unification.configure(null, null, element(HTTP2, "true"));
+        PUFilter inner = new PUFilter();
+        inner.register(new EveryConnection(), inner.getPUFilterChainBuilder().add(codec()).build());
+        inner.register(new EveryConnection(), inner.getPUFilterChainBuilder().add(codec()).build());
+        unification.register(new EveryConnection(), unification.getPUFilterChainBuilder()
+                .add(TlsListenerTest.tlsFilter(SSLContext.getDefault())).add(inner).build());
+        FilterChain listener = FilterChainBuilder.stateless().add(new TransportFilter()).add(unification).build();
+
+        assertThat(listener).extracting(Filter::getClass).map(Class::getSimpleName)
+                .containsExactly("TransportFilter", "EnvelopePortUnification");
+        assertThat(inner.getProtocols()).hasSize(2).allSatisfy(protocol -> assertThat(protocol.getFilterChain())
+                .extracting(Filter::getClass).map(Class::getSimpleName).containsSubsequence("BareErrors",
+                        "HttpServerFilter", "DeclinedUpgrades", "ApplicationWrites"));
     }
 
     @Test
@@ -101,9 +143,23 @@ class EnvelopePortUnificationTest {
         assertThat(configuration.getExecutorService()).isNull();
     }
 
+    /**
+     * The listener's chain as Payara builds it for a TLS protocol behind port unification
+     * (GenericGrizzlyListener.configureSubProtocol): the protocol's TLS filter, then a port unification of its own
+     * whose one protocol holds the HTTP filters.
+     */
+    static FilterChain tlsListener(EnvelopePortUnification unification, SSLBaseFilter tls) {
+        PUFilter inner = new PUFilter();
+        inner.register(new EveryConnection(), inner.getPUFilterChainBuilder()
+                .add(new Idle()).add(codec()).add(new Web()).build());
+        // Payara registers it with an SSLProtocolFinder, which the unwrapped chain never asks
+        unification.register(new EveryConnection(), unification.getPUFilterChainBuilder().add(tls).add(inner).build());
+        return FilterChainBuilder.stateless().add(new TransportFilter()).add(unification).build();
+    }
+
     /** The codec as Payara makes it (GenericGrizzlyListener.createHttpServerCodecFilter, deprecated there too). */
     @SuppressWarnings("deprecation")
-    private static HttpServerFilter codec() {
+    static HttpServerFilter codec() {
         return new HttpServerFilter(true, HttpServerFilter.DEFAULT_MAX_HTTP_PACKET_HEADER_SIZE, null, null, null,
                 MimeHeaders.MAX_NUM_HEADERS_DEFAULT, MimeHeaders.MAX_NUM_HEADERS_DEFAULT);
     }
@@ -115,7 +171,7 @@ class EnvelopePortUnificationTest {
         return FilterChainBuilder.stateless().add(new TransportFilter()).add(unification).build();
     }
 
-    private static PortUnification element(Map<String, String> http2, String secure) {
+    static PortUnification element(Map<String, String> http2, String secure) {
         Protocol protocol = proxy(Protocol.class, Map.of("getHttp", http(http2), "getSecurityEnabled", secure));
         ProtocolFinder finder = proxy(ProtocolFinder.class,
                 Map.of("getClassname", EveryConnection.class.getName(), "findProtocol", protocol));

@@ -294,6 +294,13 @@ class ServerConfigurationTest {
         assertThat(String.join("\n", micro)).contains("--targetprotocol http-listener",
                 "dev.atrium.platform.container.EveryConnection",
                 "port-unification.classname=dev.atrium.platform.container.EnvelopePortUnification");
+        // the HTTPS listener (--sslport) too, through a protocol of its own to the TLS protocol --sslcert sets
+        assertThat(micro).contains("set configs.config.server-config.network-config.network-listeners"
+                + ".network-listener.https-listener.protocol=atrium-envelope-tls",
+                "set configs.config.server-config.network-config.protocols.protocol.atrium-envelope-tls"
+                + ".port-unification.classname=dev.atrium.platform.container.EnvelopePortUnification");
+        assertThat(String.join("\n", micro))
+                .contains("--protocol atrium-envelope-tls --targetprotocol https-listener ");
     }
 
     @Test
@@ -307,6 +314,10 @@ class ServerConfigurationTest {
         assertThat(String.join("\n", server)).contains("--targetprotocol http-listener ",
                 "dev.atrium.platform.container.EveryConnection",
                 "port-unification.classname=dev.atrium.platform.container.EnvelopePortUnification");
+        assertThat(server).contains("set configs.config.server-config.network-config.network-listeners"
+                + ".network-listener.http-listener-2.protocol=atrium-envelope-tls");
+        assertThat(String.join("\n", server))
+                .contains("--protocol atrium-envelope-tls --targetprotocol http-listener-2 ");
         assertThat(Files.readString(ROOT.resolve("ear/pom.xml"))).contains("<artifactId>grizzly-envelope</artifactId>",
                 "<destFileName>grizzly-envelope.jar</destFileName>");
         String run = Files.readString(ROOT.resolve("scripts/run-server"));
