@@ -164,6 +164,23 @@ class ConsoleApiIT {
                 .isEqualTo(403);
     }
 
+    @Test
+    void whenAnExecutionIsStoppedAsSoonAsItStartsThenItStillStops() {
+        // JBatch writes STARTED over a step's STOPPING when the stop lands as the step starts; the stop waits it out
+        for (int i = 0; i < 5; i++) {
+            var started = staff.api().post("/admin/batch-jobs/it-sum-of-squares/executions?count=10000000");
+            assertThat(started.status()).as(started.toString()).isEqualTo(202);
+            String id = started.json().get("id").asText();
+            awaitStatus(id, List.of("STARTED"));
+
+            var stopped = staff.api().post("/admin/batch-executions/" + id + "/stop");
+
+            assertThat(stopped.status()).as(stopped.toString()).isEqualTo(200);
+            assertThat(awaitStatus(id, List.of("STOPPED", "COMPLETED", "FAILED")).get("status").asText())
+                    .isEqualTo("STOPPED");
+        }
+    }
+
     private static JsonNode awaitStatus(String id, List<String> ends) {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < deadline) {

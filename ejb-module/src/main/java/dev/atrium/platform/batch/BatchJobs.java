@@ -1,5 +1,6 @@
 package dev.atrium.platform.batch;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,6 +18,7 @@ import jakarta.batch.operations.NoSuchJobInstanceException;
 import jakarta.batch.operations.JobStartException;
 import jakarta.batch.operations.NoSuchJobExecutionException;
 import jakarta.batch.runtime.BatchRuntime;
+import jakarta.batch.runtime.BatchStatus;
 import jakarta.batch.runtime.JobExecution;
 import jakarta.batch.runtime.JobInstance;
 import jakarta.batch.runtime.Metric;
@@ -53,6 +55,8 @@ public class BatchJobs {
     public static final String SCHEDULES_PAUSED = "atrium.batch.schedules.paused";
 
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(BatchJobs.class.getName());
+
+    private static final Duration STEP_START_WAIT = Duration.ofSeconds(10);
 
     private static final Pattern NAME = Pattern.compile("^[a-z0-9][a-z0-9-]{0,63}$");
 
@@ -255,6 +259,7 @@ public class BatchJobs {
             throw BusinessException.conflict("Batch execution " + id + " is " + execution.status());
         }
         try {
+            awaitStartedStep(id);
             operator().stop(id);
         } catch (NoSuchJobExecutionException e) {
             throw BusinessException.notFound("Batch execution");
@@ -262,6 +267,30 @@ public class BatchJobs {
             throw BusinessException.conflict("Batch execution " + id + " is not running");
         }
         return execution(id).orElseThrow(() -> BusinessException.notFound("Batch execution"));
+    }
+
+    /**
+     * JBatch starts a step by writing STARTED over the step's status, so a stop that lands between the step's creation
+     * and its start is lost and the step runs to its end. The stop therefore waits, briefly, until the execution's
+     * latest step has started (or the execution has ended, which the stop then reports).
+     */
+    private static void awaitStartedStep(long id) {
+        long deadline = System.nanoTime() + STEP_START_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            var job = operator().getJobExecution(id).getBatchStatus();
+            var latest = operator().getStepExecutions(id).stream()
+                    .max(Comparator.comparingLong(StepExecution::getStepExecutionId));
+            if (job != BatchStatus.STARTING && job != BatchStatus.STARTED
+                    || latest.filter(s -> s.getBatchStatus() == BatchStatus.STARTED).isPresent()) {
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     private static JobOperator operator() {
