@@ -16,6 +16,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.User;
+import dev.atrium.platform.BaseUrl;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.kv.KeyValueStore;
 import dev.atrium.platform.mail.MailService;
@@ -65,8 +66,7 @@ public class PasswordService {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.base-url", defaultValue = "http://localhost:8080")
-    String baseUrl;
+    BaseUrl baseUrl;
 
     /** A front end's own reset page; the token is appended as the {@code token} query parameter. */
     @Inject
@@ -81,7 +81,7 @@ public class PasswordService {
     /** The link mailed: the configured front-end page, else this server's own form at {@code /password/reset}. */
     String resetLink(String token) {
         String page = resetUrl.map(String::strip).filter(u -> !u.isEmpty())
-                .orElse(baseUrl.replaceAll("/+$", "") + "/password/reset");
+                .orElse(baseUrl.resolve("/password/reset"));
         return page + (page.contains("?") ? "&" : "?") + "token=" + token;
     }
 

@@ -12,6 +12,8 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.Config;
 
+import dev.atrium.platform.BaseUrl;
+
 /**
  * Where SSO may send a browser: URLs under a prefix of {@code atrium.sso.allowed-redirects} (default: the base
  * URL). A URL matches a prefix when scheme, host and port are equal and its path continues the prefix's path at a
@@ -24,12 +26,15 @@ public class RedirectPolicy {
     @Inject
     Config config;
 
+    @Inject
+    BaseUrl baseUrl;
+
     private List<URI> allowed = List.of();
 
     @PostConstruct
     void parse() {
-        String base = config.getOptionalValue("atrium.base-url", String.class).orElse("http://localhost:8080");
-        allowed = config.getOptionalValues("atrium.sso.allowed-redirects", String.class).orElse(List.of(base))
+        allowed = config.getOptionalValues("atrium.sso.allowed-redirects", String.class)
+                .orElseGet(() -> List.of(baseUrl.value()))
                 .stream().map(String::trim).filter(s -> !s.isEmpty()).map(RedirectPolicy::parseUrl)
                 .flatMap(Optional::stream).toList();
     }

@@ -9,10 +9,9 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.User;
+import dev.atrium.platform.BaseUrl;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.kv.KeyValueStore;
@@ -58,8 +57,7 @@ public class RegistrationService {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.base-url", defaultValue = "http://localhost:8080")
-    String baseUrl;
+    BaseUrl baseUrl;
 
     public User register(String email, String username, String password, RequestOrigin origin) {
         EmailAddress address = EmailAddress.of(email);
@@ -114,7 +112,7 @@ public class RegistrationService {
     private void sendVerification(User user) {
         String token = tokens.issue(TokenType.EMAIL_VERIFY, user.id(), user.role());
         user.verificationIssued(Hashes.sha256(token), clock.instant());
-        String link = baseUrl.replaceAll("/+$", "") + "/verify-email?token=" + token;
+        String link = baseUrl.resolve("/verify-email?token=" + token);
         mail.queue(user.email().value(), "Verify your Atrium account", """
                 Hello %s,
 

@@ -22,7 +22,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -40,6 +39,7 @@ import dev.atrium.marketplace.control.SearchMode;
 import dev.atrium.marketplace.control.SearchService;
 import dev.atrium.marketplace.control.SubmissionService;
 import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.platform.BaseUrl;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.openapi.ListOf;
@@ -67,8 +67,7 @@ public class AgentsResource {
     MarketplaceSettings settings;
 
     @Inject
-    @ConfigProperty(name = "atrium.base-url", defaultValue = "http://localhost:8080")
-    String baseUrl;
+    BaseUrl baseUrl;
 
     @Inject
     HttpServletRequest request;
@@ -170,7 +169,7 @@ public class AgentsResource {
     public Response a2aCard(@PathParam("id") UUID id) {
         Agent agent = agents.get(id, Requesters.of(request));
         var author = agents.authors(List.of(agent)).get(agent.authorId());
-        return Response.ok(InteropCards.a2a(agent, author == null ? null : author.username(), baseUrl)).build();
+        return Response.ok(InteropCards.a2a(agent, author == null ? null : author.username(), baseUrl.value())).build();
     }
 
     @GET

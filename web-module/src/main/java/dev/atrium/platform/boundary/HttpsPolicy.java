@@ -13,6 +13,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.platform.BaseUrl;
 import dev.atrium.platform.error.Problem;
 
 /**
@@ -37,8 +38,7 @@ public class HttpsPolicy {
     boolean required;
 
     @Inject
-    @ConfigProperty(name = "atrium.base-url", defaultValue = "http://localhost:8080")
-    String baseUrl;
+    BaseUrl baseUrl;
 
     @Inject
     @ConfigProperty(name = "atrium.https-port", defaultValue = "8443")
@@ -70,7 +70,7 @@ public class HttpsPolicy {
      * {@code Host} header, which the client chooses.
      */
     private String httpsBase() {
-        String base = baseUrl.replaceAll("/+$", "");
+        String base = baseUrl.value();
         if (base.regionMatches(true, 0, "https://", 0, 8)) {
             return base;
         }
