@@ -87,7 +87,7 @@ public final class BundleUnpacker {
     private static void clear(Path root) {
         try (DirectoryStream<Path> children = Files.newDirectoryStream(root)) {
             for (Path child : children) {
-                BubblewrapExecutor.deleteTree(child);
+                FileTrees.delete(child);
             }
         } catch (IOException ignored) {
             // best effort: the caller owns the directory

@@ -146,7 +146,7 @@ final class EgressProxy implements AutoCloseable {
             if (server != null) {
                 server.close();
             }
-            BubblewrapExecutor.deleteTree(dir);
+            FileTrees.delete(dir);
             throw e;
         }
     }
@@ -476,6 +476,6 @@ final class EgressProxy implements AutoCloseable {
         for (AutoCloseable c : open) {
             closeQuietly(c);
         }
-        BubblewrapExecutor.deleteTree(dir);
+        FileTrees.delete(dir);
     }
 }

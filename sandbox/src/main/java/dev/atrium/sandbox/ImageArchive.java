@@ -231,7 +231,7 @@ public final class ImageArchive {
     private static void clear(Path root) {
         try (DirectoryStream<Path> children = Files.newDirectoryStream(root)) {
             for (Path child : children) {
-                BubblewrapExecutor.deleteTree(child);
+                FileTrees.delete(child);
             }
         } catch (IOException ignored) {
             // best effort: the caller owns the directory
@@ -568,7 +568,7 @@ public final class ImageArchive {
             boolean keepDir = kind == BundlePaths.Kind.DIRECTORY && Files.isDirectory(dest, LinkOption.NOFOLLOW_LINKS);
             if (!keepDir && Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
                 // a later layer replaces what a lower one (or an earlier entry) put there
-                BubblewrapExecutor.deleteTree(dest);
+                FileTrees.delete(dest);
                 if (Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
                     throw new BundleRefused(current, "An earlier entry cannot be replaced");
                 }
@@ -643,7 +643,7 @@ public final class ImageArchive {
                         String path = parent.isEmpty() ? child.getFileName().toString()
                                 : parent + "/" + child.getFileName();
                         if (!layerPaths.contains(path)) {
-                            BubblewrapExecutor.deleteTree(child);
+                            FileTrees.delete(child);
                         }
                     }
                 }
@@ -654,7 +654,7 @@ public final class ImageArchive {
                 throw new BundleRefused(current, "A whiteout without a name");
             }
             if (dir != null) {
-                BubblewrapExecutor.deleteTree(dir.resolve(victim));
+                FileTrees.delete(dir.resolve(victim));
             }
         }
 
@@ -727,7 +727,7 @@ public final class ImageArchive {
             for (String name : MOUNT_DIRS) {
                 Path p = root.resolve(name);
                 if (Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                    BubblewrapExecutor.deleteTree(p);
+                    FileTrees.delete(p);
                 }
                 if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                     Files.createDirectory(p);
@@ -737,7 +737,7 @@ public final class ImageArchive {
             for (String name : MOUNT_FILES) {
                 Path p = root.resolve(name);
                 if (Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-                    BubblewrapExecutor.deleteTree(p);
+                    FileTrees.delete(p);
                 }
                 if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                     Files.createFile(p);
