@@ -1,14 +1,19 @@
 package dev.atrium.identity.control;
 
+import java.security.Key;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Date;
+import java.util.List;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
+
+import javax.crypto.spec.SecretKeySpec;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,21 +25,25 @@ import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.JWSSigner;
-import com.nimbusds.jose.JWSVerifier;
+import com.nimbusds.jose.KeySourceException;
 import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.BadJWSException;
+import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jwt.proc.BadJWTException;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 
 import dev.atrium.identity.control.InvalidTokenException.Reason;
 
 /**
  * Signs and verifies the tokens of spec 01: HS256 access, refresh and verification tokens, and RS256 SSO tokens
- * with the access-token claims. The key is picked by {@code kid} from the key ring, and the algorithm must be the
- * one of that key, so a token cannot choose how it is checked ({@code none}, or HS256 keyed with a public key).
- * Expiry is read from the application clock.
+ * with the access-token claims. Reading is Nimbus's {@link DefaultJWTProcessor}, with our rules around and inside
+ * it: the shape before it; the key picked by {@code kid} from the key ring, the algorithm that of the key, so a token
+ * cannot choose how it is checked ({@code none}, or HS256 keyed with a public key); expiry on the application clock.
  */
 @ApplicationScoped
 public class TokenService {
@@ -43,6 +52,7 @@ public class TokenService {
     public static final int MAX_LENGTH = 4096;
     private static final int MAX_KID_LENGTH = 64;
     private static final int OPAQUE_LENGTH = 43;
+    private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
     private static final Pattern COMPACT_JWS = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*");
     private static final Pattern OPAQUE = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Pattern USER_ID = Pattern.compile("[1-9][0-9]{0,17}");
@@ -71,6 +81,32 @@ public class TokenService {
     @ConfigProperty(name = "atrium.base-url", defaultValue = "http://localhost:8080")
     String issuer;
 
+    private final DefaultJWTProcessor<Expected> reader = reader();
+
+    /** What a read expects: the token's type, and whether an RS256 SSO token may stand for an access token. */
+    private record Expected(TokenType type, boolean sso) implements SecurityContext {
+    }
+
+    /** A refusal by one of our claim checks, carried out of the processor with its reason. */
+    private static final class Refused extends BadJWTException {
+        private final Reason reason;
+
+        Refused(Reason reason) {
+            super(reason.name());
+            this.reason = reason;
+        }
+    }
+
+    /** No key for the token's {@code kid} and algorithm, carried out of the processor with its reason. */
+    private static final class NoKey extends KeySourceException {
+        private final Reason reason;
+
+        NoKey(Reason reason) {
+            super(reason.name());
+            this.reason = reason;
+        }
+    }
+
     public Duration lifetime(TokenType type) {
         return Duration.ofSeconds(switch (type) {
             case ACCESS -> accessTtl;
@@ -94,10 +130,10 @@ public class TokenService {
      * An RS256 SSO token: the access-token claims and the user's roles as {@code groups} (the claim MicroProfile JWT
      * maps to roles), verifiable by anyone with the published JWKS.
      */
-    public String issueSso(long userId, String role, java.util.List<String> groups) {
+    public String issueSso(long userId, String role, List<String> groups) {
         var key = keys.currentRsa();
         var claims = new JWTClaimsSet.Builder(claims(TokenType.ACCESS, userId, role, lifetime(TokenType.ACCESS)))
-                .claim("groups", java.util.List.copyOf(groups)).build();
+                .claim("groups", List.copyOf(groups)).build();
         try {
             return sign(claims, JWSAlgorithm.RS256, key.getKeyID(), new RSASSASigner(key));
         } catch (JOSEException e) {
@@ -156,40 +192,20 @@ public class TokenService {
     /**
      * Whether every segment is spelled as its bytes encode. A segment's last character may carry unused bits, so up to
      * sixteen spellings decode alike; the blacklist names a token by its spelling, so an alias of a revoked token
-     * would pass it. Only the one spelling our encoder writes is read: no impossible length, no unused bit set.
+     * would pass it. Only what the encoder writes back of the decoded bytes is read: no impossible length, no unused
+     * bit set.
      */
     static boolean canonical(String token) {
-        int start = 0;
-        for (int i = 0; i <= token.length(); i++) {
-            if (i < token.length() && token.charAt(i) != '.') {
-                continue;
-            }
-            int rest = (i - start) % 4;
-            if (rest == 1) {
-                return false;
-            }
-            if (rest > 1) {
-                int last = sextet(token.charAt(i - 1));
-                if ((last & (rest == 2 ? 0x0F : 0x03)) != 0) {
+        for (String segment : token.split("\\.", -1)) {
+            try {
+                if (!BASE64URL.encodeToString(Base64.getUrlDecoder().decode(segment)).equals(segment)) {
                     return false;
                 }
+            } catch (IllegalArgumentException e) {
+                return false;
             }
-            start = i + 1;
         }
         return true;
-    }
-
-    private static int sextet(char c) {
-        if (c >= 'A' && c <= 'Z') {
-            return c - 'A';
-        }
-        if (c >= 'a' && c <= 'z') {
-            return c - 'a' + 26;
-        }
-        if (c >= '0' && c <= '9') {
-            return c - '0' + 52;
-        }
-        return c == '-' ? 62 : 63;
     }
 
     /**
@@ -208,64 +224,90 @@ public class TokenService {
     private VerifiedToken read(String token, TokenType expected, boolean acceptSso) throws InvalidTokenException {
         checkShape(token);
         SignedJWT jwt;
-        JWSHeader header;
-        JWTClaimsSet claims;
         try {
             jwt = SignedJWT.parse(token);
-            header = jwt.getHeader();
-            claims = jwt.getJWTClaimsSet();
+            // the claims are read here too, so that whatever the library trips over is a malformed token
+            jwt.getJWTClaimsSet();
         } catch (ParseException | RuntimeException e) {
             throw new InvalidTokenException(Reason.MALFORMED);
         }
-        // we never set critical parameters, and any other type than JWT is not one of ours
-        if (header.getCriticalParams() != null
-                || header.getType() != null && !JOSEObjectType.JWT.equals(header.getType())) {
+        // we never set critical parameters (the verifiers would refuse them too, but as a bad signature)
+        if (jwt.getHeader().getCriticalParams() != null) {
             throw new InvalidTokenException(Reason.MALFORMED);
         }
-        JWSAlgorithm alg = header.getAlgorithm();
-        String kid = header.getKeyID();
-        if (kid == null || kid.isEmpty() || kid.length() > MAX_KID_LENGTH) {
-            throw new InvalidTokenException(Reason.UNKNOWN_KEY);
-        }
-        // the key ring's own failures (its store down) are not the token's fault: they are not caught here
-        boolean sso = JWSAlgorithm.RS256.equals(alg) && acceptSso && expected == TokenType.ACCESS;
-        if (!JWSAlgorithm.HS256.equals(alg) && !sso) {
-            throw new InvalidTokenException(Reason.ALGORITHM);
-        }
-        var hmacKey = sso ? null : keys.hmac(kid).orElseThrow(() -> new InvalidTokenException(Reason.UNKNOWN_KEY));
-        var rsaKey = sso ? keys.rsaPublic(kid).orElseThrow(() -> new InvalidTokenException(Reason.UNKNOWN_KEY)) : null;
+        JWTClaimsSet claims;
         try {
-            JWSVerifier verifier = sso ? new RSASSAVerifier(rsaKey) : new MACVerifier(hmacKey.secret());
-            if (!jwt.verify(verifier)) {
-                throw new InvalidTokenException(Reason.SIGNATURE);
-            }
-        } catch (JOSEException | RuntimeException e) {
+            claims = reader.process(jwt, new Expected(expected, acceptSso && expected == TokenType.ACCESS));
+        } catch (Refused e) {
+            throw new InvalidTokenException(e.reason);
+        } catch (NoKey e) {
+            throw new InvalidTokenException(e.reason);
+        } catch (BadJWSException | JOSEException e) {
+            // a signature that does not verify, or that could not be checked with the key
             throw new InvalidTokenException(Reason.SIGNATURE);
-        }
-        try {
-            return claimsOf(claims, expected, alg, kid, token);
-        } catch (RuntimeException e) {
-            throw new InvalidTokenException(Reason.MALFORMED);
-        }
-    }
-
-    private VerifiedToken claimsOf(JWTClaimsSet claims, TokenType expected, JWSAlgorithm alg, String kid, String token)
-            throws InvalidTokenException {
-        Date exp = claims.getExpirationTime();
-        if (exp == null || !clock.instant().isBefore(exp.toInstant())) {
-            throw new InvalidTokenException(Reason.EXPIRED);
-        }
-        if (!expected.claim().equals(claims.getClaim("type"))) {
-            throw new InvalidTokenException(Reason.WRONG_TYPE);
-        }
-        String subject = claims.getSubject();
-        if (subject == null || !USER_ID.matcher(subject).matches()) {
+        } catch (BadJOSEException e) {
+            // the processor's own header rule: a typ other than JWT
             throw new InvalidTokenException(Reason.MALFORMED);
         }
         Object role = claims.getClaim("role");
         Date iat = claims.getIssueTime();
-        return new VerifiedToken(Long.parseLong(subject), role instanceof String r ? r : null, expected,
-                claims.getJWTID(), iat == null ? null : iat.toInstant(), exp.toInstant(), alg.getName(), kid, token);
+        return new VerifiedToken(Long.parseLong(claims.getSubject()), role instanceof String r ? r : null, expected,
+                claims.getJWTID(), iat == null ? null : iat.toInstant(), claims.getExpirationTime().toInstant(),
+                jwt.getHeader().getAlgorithm().getName(), jwt.getHeader().getKeyID(), token);
+    }
+
+    /**
+     * Nimbus's reader, in its order: the header's {@code typ} (its default rule: JWT or none), the key, the
+     * signature, the claims. The key and the claims are ours to choose and check.
+     */
+    private DefaultJWTProcessor<Expected> reader() {
+        var reader = new DefaultJWTProcessor<Expected>();
+        reader.setJWSKeySelector(this::keyFor);
+        reader.setJWTClaimsSetVerifier(this::checkClaims);
+        return reader;
+    }
+
+    /**
+     * Our claims, in this order: {@code exp} a time not yet reached on the application clock (the one tests move),
+     * {@code type} the expected one, {@code sub} a user id. Not {@code DefaultJWTClaimsVerifier}: it lets an
+     * {@code exp} of null through, and refuses on an {@code nbf} we neither write nor read.
+     */
+    private void checkClaims(JWTClaimsSet claims, Expected expected) throws BadJWTException {
+        Date exp = claims.getExpirationTime();
+        if (exp == null || !clock.instant().isBefore(exp.toInstant())) {
+            throw new Refused(Reason.EXPIRED);
+        }
+        if (!expected.type().claim().equals(claims.getClaim("type"))) {
+            throw new Refused(Reason.WRONG_TYPE);
+        }
+        if (claims.getSubject() == null || !USER_ID.matcher(claims.getSubject()).matches()) {
+            throw new Refused(Reason.MALFORMED);
+        }
+    }
+
+    /**
+     * The one key a token may be checked with: named by its {@code kid} on our ring, for the algorithm of that key.
+     * The ring's own failures (its store down) are not the token's fault: they pass through as they are.
+     */
+    private List<Key> keyFor(JWSHeader header, Expected expected) throws KeySourceException {
+        String kid = header.getKeyID();
+        if (kid == null || kid.isEmpty() || kid.length() > MAX_KID_LENGTH) {
+            throw new NoKey(Reason.UNKNOWN_KEY);
+        }
+        if (JWSAlgorithm.HS256.equals(header.getAlgorithm())) {
+            var key = keys.hmac(kid).orElseThrow(() -> new NoKey(Reason.UNKNOWN_KEY));
+            return List.of(new SecretKeySpec(key.secret(), "HmacSHA256"));
+        }
+        if (!JWSAlgorithm.RS256.equals(header.getAlgorithm()) || !expected.sso()) {
+            throw new NoKey(Reason.ALGORITHM);
+        }
+        RSAKey key = keys.rsaPublic(kid).orElseThrow(() -> new NoKey(Reason.UNKNOWN_KEY));
+        try {
+            return List.of(key.toRSAPublicKey());
+        } catch (JOSEException e) {
+            // a key that cannot check the token: a signature that does not verify, as for a bad HS256 key
+            throw new KeySourceException(e.getMessage(), e);
+        }
     }
 
     private static void refused(String kind, Reason reason) {
