@@ -18,6 +18,13 @@ public class BaseUrl {
     @ConfigProperty(name = KEY, defaultValue = "http://localhost:8080")
     String configured;
 
+    /** A fixed address, for code built outside the container. */
+    public static BaseUrl of(String address) {
+        var url = new BaseUrl();
+        url.configured = address;
+        return url;
+    }
+
     /** The address without trailing slashes, so a path starting with {@code /} appends to it. */
     public String value() {
         return configured.replaceAll("/+$", "");

@@ -38,6 +38,7 @@ import com.nimbusds.jwt.proc.BadJWTException;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 
 import dev.atrium.identity.control.InvalidTokenException.Reason;
+import dev.atrium.platform.BaseUrl;
 
 /**
  * Signs and verifies the tokens of spec 01: HS256 access, refresh and verification tokens, and RS256 SSO tokens
@@ -56,7 +57,6 @@ public class TokenService {
     private static final Pattern COMPACT_JWS = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*");
     private static final Pattern OPAQUE = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Pattern USER_ID = Pattern.compile("[1-9][0-9]{0,17}");
-    private static final Pattern TRAILING_SLASHES = Pattern.compile("/+$");
     private static final Logger LOG = Logger.getLogger(TokenService.class.getName());
 
     @Inject
@@ -78,8 +78,7 @@ public class TokenService {
     long verifyTtl;
 
     @Inject
-    @ConfigProperty(name = "atrium.base-url", defaultValue = "http://localhost:8080")
-    String issuer;
+    BaseUrl baseUrl;
 
     private final DefaultJWTProcessor<Expected> reader = reader();
 
@@ -116,7 +115,7 @@ public class TokenService {
     }
 
     public String issuer() {
-        return TRAILING_SLASHES.matcher(issuer).replaceAll("");
+        return baseUrl.value();
     }
 
     /** A signed HS256 token for the user; {@code role} is put into access tokens only. */

@@ -12,6 +12,7 @@ import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import dev.atrium.platform.BaseUrl;
 import dev.atrium.platform.time.MovableClock;
 
 /** A token service on an in-memory key ring, and a signer for tokens with any header and claims, for tests. */
@@ -40,7 +41,7 @@ final class TokenFixture {
         tokens.accessTtl = 900;
         tokens.refreshTtl = 604800;
         tokens.verifyTtl = 86400;
-        tokens.issuer = "http://localhost:8080";
+        tokens.baseUrl = BaseUrl.of("http://localhost:8080");
     }
 
     String kid() {

@@ -21,6 +21,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 
 import dev.atrium.identity.control.InvalidTokenException.Reason;
+import dev.atrium.platform.BaseUrl;
 import dev.atrium.platform.time.MovableClock;
 
 class TokenServiceTest {
@@ -52,7 +53,7 @@ class TokenServiceTest {
         tokens.accessTtl = 900;
         tokens.refreshTtl = 604800;
         tokens.verifyTtl = 86400;
-        tokens.issuer = "http://localhost:8080";
+        tokens.baseUrl = BaseUrl.of("http://localhost:8080");
     }
 
     @Test
