@@ -143,11 +143,7 @@ class ConsoleApiIT {
 
     @Test
     void whenARunningExecutionIsStoppedThenItStopsAtACheckpoint() {
-        // the test job over ten million numbers, ten per chunk: it runs until stopped
-        var started = staff.api().post("/admin/batch-jobs/it-sum-of-squares/executions?count=10000000");
-        assertThat(started.status()).as(started.toString()).isEqualTo(202);
-        String id = started.json().get("id").asText();
-        awaitStatus(id, List.of("STARTED"));
+        String id = startedLongRun();
 
         var stopped = staff.api().post("/admin/batch-executions/" + id + "/stop");
 
@@ -168,10 +164,7 @@ class ConsoleApiIT {
     void whenAnExecutionIsStoppedAsSoonAsItStartsThenItStillStops() {
         // JBatch writes STARTED over a step's STOPPING when the stop lands as the step starts; the stop waits it out
         for (int i = 0; i < 5; i++) {
-            var started = staff.api().post("/admin/batch-jobs/it-sum-of-squares/executions?count=10000000");
-            assertThat(started.status()).as(started.toString()).isEqualTo(202);
-            String id = started.json().get("id").asText();
-            awaitStatus(id, List.of("STARTED"));
+            String id = startedLongRun();
 
             var stopped = staff.api().post("/admin/batch-executions/" + id + "/stop");
 
@@ -179,6 +172,15 @@ class ConsoleApiIT {
             assertThat(awaitStatus(id, List.of("STOPPED", "COMPLETED", "FAILED")).get("status").asText())
                     .isEqualTo("STOPPED");
         }
+    }
+
+    /** Starts the test job over ten million numbers, ten per chunk (it runs until stopped), and awaits STARTED. */
+    private static String startedLongRun() {
+        var started = staff.api().post("/admin/batch-jobs/it-sum-of-squares/executions?count=10000000");
+        assertThat(started.status()).as(started.toString()).isEqualTo(202);
+        String id = started.json().get("id").asText();
+        awaitStatus(id, List.of("STARTED"));
+        return id;
     }
 
     private static JsonNode awaitStatus(String id, List<String> ends) {
