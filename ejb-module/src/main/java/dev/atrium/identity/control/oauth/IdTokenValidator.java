@@ -52,42 +52,35 @@ public final class IdTokenValidator {
             throw new InvalidIdTokenException(Reason.MALFORMED);
         }
         try {
-            return read(idToken, keys, expected, now);
-        } catch (RuntimeException e) {
+            SignedJWT jwt = SignedJWT.parse(idToken);
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            if (!expected.algorithms().contains(jwt.getHeader().getAlgorithm())) {
+                throw new InvalidIdTokenException(Reason.ALGORITHM);
+            }
+            verifySignature(jwt, keys, expected.algorithms());
+            checkClaims(claims, expected, now);
+            return claims;
+        } catch (ParseException | RuntimeException e) {
             throw new InvalidIdTokenException(Reason.MALFORMED);
         }
     }
 
-    private static JWTClaimsSet read(String idToken, JWKSet keys, Expectations expected, Instant now)
+    private static void verifySignature(SignedJWT jwt, JWKSet keys, Set<JWSAlgorithm> algorithms)
             throws InvalidIdTokenException {
-        SignedJWT jwt;
-        JWTClaimsSet claims;
-        try {
-            jwt = SignedJWT.parse(idToken);
-            claims = jwt.getJWTClaimsSet();
-        } catch (ParseException | RuntimeException e) {
-            throw new InvalidIdTokenException(Reason.MALFORMED);
-        }
-        if (!expected.algorithms().contains(jwt.getHeader().getAlgorithm())) {
-            throw new InvalidIdTokenException(Reason.ALGORITHM);
-        }
-        var keySelector = new JWSVerificationKeySelector<SecurityContext>(expected.algorithms(),
-                new ImmutableJWKSet<>(keys));
+        var keySelector = new JWSVerificationKeySelector<>(algorithms, new ImmutableJWKSet<>(keys));
         try {
             if (keySelector.selectJWSKeys(jwt.getHeader(), null).isEmpty()) {
                 throw new InvalidIdTokenException(Reason.UNKNOWN_KEY);
             }
-            var processor = new DefaultJWTProcessor<SecurityContext>();
+            var processor = new DefaultJWTProcessor<>();
             processor.setJWSKeySelector(keySelector);
-            // OpenID Connect does not fix the typ header; the claims are checked below, by the application clock
+            // OpenID Connect does not fix the typ header; the claims are checked apart, by the application clock
             processor.setJWSTypeVerifier((type, context) -> { });
             processor.setJWTClaimsSetVerifier(null);
             processor.process(jwt, null);
         } catch (BadJOSEException | JOSEException e) {
             throw new InvalidIdTokenException(Reason.SIGNATURE);
         }
-        checkClaims(claims, expected, now);
-        return claims;
     }
 
     private static void checkClaims(JWTClaimsSet claims, Expectations expected, Instant now)
