@@ -32,10 +32,12 @@ import com.nimbusds.openid.connect.sdk.UserInfoRequest;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.http.BoundedSender;
 
 /**
- * The few HTTP exchanges with a provider: discovery and key documents, the token request and userinfo, built and
- * sent with the Nimbus OAuth 2.0 SDK. A provider that cannot be reached, answers 5xx or answers something unreadable
+ * The few HTTP exchanges with a provider: discovery and key documents, the token request and userinfo, built with
+ * the Nimbus OAuth 2.0 SDK and sent through {@link BoundedSender} (one deadline per exchange, answers cut off at
+ * 1 MiB while they stream). A provider that cannot be reached, answers 5xx or answers something unreadable
  * is "upstream unavailable" (502); a token request the provider refuses is the client's bad request (400). Answers
  * never carry the provider's text or our secrets: only the standard error code, which is safe to show.
  */
@@ -46,6 +48,9 @@ public class OAuthHttp {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final int BODY_MAX = 1 << 20;
+
+    // a provider's endpoints are configured or discovered, never found elsewhere: redirects are not followed
+    private final BoundedSender sender = new BoundedSender(CONNECT_TIMEOUT, TIMEOUT, BODY_MAX);
 
     /** The JSON object at {@code url}; with {@code bearer}, a userinfo request with that access token. */
     public JsonObject getJson(String what, String url, String bearer) {
@@ -96,18 +101,12 @@ public class OAuthHttp {
         throw upstream("token endpoint answered " + status);
     }
 
-    /** Redirects are not followed: a provider's endpoints are configured or discovered, never found elsewhere. */
-    private static HTTPResponse send(String what, HTTPRequest request) {
-        request.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
-        request.setReadTimeout((int) TIMEOUT.toMillis());
-        request.setFollowRedirects(false);
+    private HTTPResponse send(String what, HTTPRequest request) {
         request.setAccept("application/json");
         try {
-            HTTPResponse response = request.send();
-            if (response.getBody() != null && response.getBody().length() > BODY_MAX) {
-                throw upstream(what + " answered more than " + BODY_MAX + " characters");
-            }
-            return response;
+            return request.send(sender);
+        } catch (BoundedSender.TooLarge e) {
+            throw upstream(what + " answered more than " + BODY_MAX + " bytes");
         } catch (IOException e) {
             LOG.warning(() -> "OAuth " + what + " at " + request.getURI().getHost() + " unreachable: " + e);
             throw upstream(what + " unreachable");
