@@ -45,8 +45,8 @@ import dev.atrium.platform.http.BoundedSender;
 public class OAuthHttp {
 
     private static final Logger LOG = Logger.getLogger(OAuthHttp.class.getName());
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final int BODY_MAX = 1 << 20;
 
     // a provider's endpoints are configured or discovered, never found elsewhere: redirects are not followed
