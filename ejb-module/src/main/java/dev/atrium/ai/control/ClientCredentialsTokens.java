@@ -1,24 +1,10 @@
 package dev.atrium.ai.control;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
@@ -34,17 +20,17 @@ import com.nimbusds.oauth2.sdk.TokenResponse;
 import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
 import com.nimbusds.oauth2.sdk.auth.Secret;
 import com.nimbusds.oauth2.sdk.http.HTTPResponse;
-import com.nimbusds.oauth2.sdk.http.ReadOnlyHTTPRequest;
 import com.nimbusds.oauth2.sdk.id.ClientID;
 import com.nimbusds.oauth2.sdk.token.AccessToken;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.http.BoundedSender;
 
 /**
  * An OAuth 2.0 client-credentials access token for an outbound provider (RFC 6749 §4.4, client authenticated with
- * HTTP Basic). The protocol is Nimbus OAuth 2.0 SDK's; only the transport is the JDK client, so that the whole
- * exchange has one deadline and the answer is cut off at {@value #MAX_RESPONSE_BYTES} bytes.
+ * HTTP Basic). The protocol is Nimbus OAuth 2.0 SDK's, sent through {@link BoundedSender}: the whole exchange has
+ * one deadline and the answer is cut off at {@value #MAX_RESPONSE_BYTES} bytes.
  * <p>
  * The token is kept until shortly before it expires (10 % of its lifetime, at most 30 s, early), and concurrent
  * callers share one fetch. A token the provider rejected is dropped once, so the next caller fetches a new one.
@@ -65,7 +51,6 @@ public final class ClientCredentialsTokens {
     // RFC 6749 appendix A.12: access-token = 1*VSCHAR; anything else could not go into a header
     private static final Pattern VSCHAR = Pattern.compile("[\\x20-\\x7E]+");
     private static final Pattern ERROR_CODE = Pattern.compile("[a-z_]{1,40}");
-    private static final Set<String> RESTRICTED = Set.of("content-length", "host", "connection", "expect", "upgrade");
 
     private record Cached(String token, Instant refreshAt) {
     }
@@ -77,8 +62,7 @@ public final class ClientCredentialsTokens {
     private final ClientSecretBasic client;
     private final Scope scope;
     private final Clock clock;
-    private final Duration timeout;
-    private final HttpClient http;
+    private final BoundedSender sender;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile Cached cached;
     private Failure failure;
@@ -89,8 +73,7 @@ public final class ClientCredentialsTokens {
         this.client = new ClientSecretBasic(new ClientID(clientId), new Secret(clientSecret));
         this.scope = scope == null || scope.isBlank() ? null : Scope.parse(scope);
         this.clock = clock;
-        this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+        this.sender = new BoundedSender(timeout, timeout, MAX_RESPONSE_BYTES);
     }
 
     /** A valid access token: the cached one, or one fetched now (one fetch however many callers wait for it). */
@@ -141,8 +124,8 @@ public final class ClientCredentialsTokens {
         var request = new TokenRequest.Builder(endpoint, client, new ClientCredentialsGrant()).scope(scope).build();
         HTTPResponse answer;
         try {
-            answer = request.toHTTPRequest().send(this::send);
-        } catch (TooLarge e) {
+            answer = request.toHTTPRequest().send(sender);
+        } catch (BoundedSender.TooLarge e) {
             LOG.warning("The model provider's token endpoint sent an answer over " + MAX_RESPONSE_BYTES + " bytes");
             throw upstream("sent an answer that is too large");
         } catch (IOException e) {
@@ -192,99 +175,5 @@ public final class ClientCredentialsTokens {
 
     private static BusinessException upstream(String what) {
         return new BusinessException(Problem.UPSTREAM, "The language model provider's token endpoint " + what);
-    }
-
-    private HTTPResponse send(ReadOnlyHTTPRequest request) throws IOException {
-        var builder = HttpRequest.newBuilder(request.getURI()).timeout(timeout);
-        request.getHeaderMap().forEach((name, values) -> {
-            if (!RESTRICTED.contains(name.toLowerCase(Locale.ROOT))) {
-                values.forEach(v -> builder.header(name, v));
-            }
-        });
-        String body = request.getBody();
-        builder.method(request.getMethod().name(), body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body));
-        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(builder.build(), info -> new Bounded());
-        HttpResponse<byte[]> response;
-        try {
-            response = exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            exchange.cancel(true);
-            throw new IOException("timed out");
-        } catch (InterruptedException e) {
-            exchange.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            while (cause != null && !(cause instanceof TooLarge) && cause.getCause() != null) {
-                cause = cause.getCause();
-            }
-            if (cause instanceof TooLarge tooLarge) {
-                throw tooLarge;
-            }
-            throw new IOException("exchange failed", e.getCause());
-        }
-        var answer = new HTTPResponse(response.statusCode());
-        response.headers().firstValue("Content-Type").ifPresent(type -> {
-            try {
-                answer.setContentType(type);
-            } catch (ParseException e) {
-                // left unset: parsing the body then fails and says so
-            }
-        });
-        answer.setBody(new String(response.body(), StandardCharsets.UTF_8));
-        return answer;
-    }
-
-    static final class TooLarge extends IOException {
-        TooLarge() {
-            super("answer too large");
-        }
-    }
-
-    /** The answer's body, cut off (and the exchange cancelled) beyond {@value #MAX_RESPONSE_BYTES} bytes. */
-    private static final class Bounded implements HttpResponse.BodySubscriber<byte[]> {
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private Flow.Subscription subscription;
-
-        @Override
-        public CompletableFuture<byte[]> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            this.subscription = subscription;
-            subscription.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            if (result.isDone()) {
-                return;
-            }
-            for (ByteBuffer item : items) {
-                if (out.size() + item.remaining() > MAX_RESPONSE_BYTES) {
-                    subscription.cancel();
-                    result.completeExceptionally(new TooLarge());
-                    return;
-                }
-                byte[] bytes = new byte[item.remaining()];
-                item.get(bytes);
-                out.writeBytes(bytes);
-            }
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            result.completeExceptionally(error);
-        }
-
-        @Override
-        public void onComplete() {
-            result.complete(out.toByteArray());
-        }
     }
 }

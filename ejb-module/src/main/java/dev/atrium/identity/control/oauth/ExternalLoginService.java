@@ -3,7 +3,6 @@ package dev.atrium.identity.control.oauth;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Optional;
 
 import jakarta.ejb.EJB;
@@ -13,6 +12,12 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
 import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.oauth2.sdk.AuthorizationRequest;
+import com.nimbusds.oauth2.sdk.ResponseType;
+import com.nimbusds.oauth2.sdk.Scope;
+import com.nimbusds.oauth2.sdk.id.ClientID;
+import com.nimbusds.oauth2.sdk.id.State;
+import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
 
 import dev.atrium.identity.control.AuditAction;
 import dev.atrium.identity.control.AuditService;
@@ -87,17 +92,15 @@ public class ExternalLoginService {
         ProviderEndpoints endpoints = providers.endpoints(provider);
         AuthorizationState state = states.issue(provider.name(), provider.redirectUri(),
                 linking == null ? null : linking.userId());
-        var params = new LinkedHashMap<String, String>();
-        params.put("client_id", provider.clientId());
-        params.put("redirect_uri", state.redirectUri());
-        params.put("response_type", "code");
-        params.put("scope", provider.scope());
-        params.put("state", state.state());
-        params.put("code_challenge", Pkce.challenge(state.codeVerifier()));
-        params.put("code_challenge_method", Pkce.METHOD);
-        params.put("nonce", state.nonce());
-        String base = endpoints.authorizationEndpoint();
-        return URI.create(base + (base.contains("?") ? "&" : "?") + OAuthHttp.query(params));
+        return new AuthorizationRequest.Builder(ResponseType.CODE, new ClientID(provider.clientId()))
+                .endpointURI(URI.create(endpoints.authorizationEndpoint()))
+                .redirectionURI(URI.create(state.redirectUri()))
+                .scope(Scope.parse(provider.scope()))
+                .state(new State(state.state()))
+                .codeChallenge(new CodeVerifier(state.codeVerifier()), Pkce.METHOD)
+                // sent to plain OAuth 2.0 providers too, which ignore it
+                .customParameter("nonce", state.nonce())
+                .build().toURI();
     }
 
     /**

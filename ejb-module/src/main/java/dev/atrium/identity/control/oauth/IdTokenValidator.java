@@ -9,19 +9,14 @@ import java.util.Set;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSVerifier;
-import com.nimbusds.jose.crypto.ECDSAVerifier;
-import com.nimbusds.jose.crypto.RSASSAVerifier;
-import com.nimbusds.jose.jwk.ECKey;
-import com.nimbusds.jose.jwk.JWK;
-import com.nimbusds.jose.jwk.JWKMatcher;
-import com.nimbusds.jose.jwk.JWKSelector;
 import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.KeyType;
-import com.nimbusds.jose.jwk.KeyUse;
-import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 
 import dev.atrium.identity.control.oauth.InvalidIdTokenException.Reason;
 
@@ -30,6 +25,8 @@ import dev.atrium.identity.control.oauth.InvalidIdTokenException.Reason;
  * the provider's key set, issued by the expected issuer for this client, carrying the nonce of this authorization
  * request, and valid now by the application clock (with a minute of leeway for the provider's clock). The token
  * cannot choose how it is checked: the algorithm must be one the provider announced, never {@code none} or HMAC.
+ * The signature is Nimbus's {@link DefaultJWTProcessor}'s to check; not its {@code IDTokenValidator}, which reads
+ * the time from the system clock.
  */
 public final class IdTokenValidator {
 
@@ -55,54 +52,35 @@ public final class IdTokenValidator {
             throw new InvalidIdTokenException(Reason.MALFORMED);
         }
         try {
-            return read(idToken, keys, expected, now);
-        } catch (RuntimeException e) {
-            throw new InvalidIdTokenException(Reason.MALFORMED);
-        }
-    }
-
-    private static JWTClaimsSet read(String idToken, JWKSet keys, Expectations expected, Instant now)
-            throws InvalidIdTokenException {
-        SignedJWT jwt;
-        JWTClaimsSet claims;
-        try {
-            jwt = SignedJWT.parse(idToken);
-            claims = jwt.getJWTClaimsSet();
+            SignedJWT jwt = SignedJWT.parse(idToken);
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            if (!expected.algorithms().contains(jwt.getHeader().getAlgorithm())) {
+                throw new InvalidIdTokenException(Reason.ALGORITHM);
+            }
+            verifySignature(jwt, keys, expected.algorithms());
+            checkClaims(claims, expected, now);
+            return claims;
         } catch (ParseException | RuntimeException e) {
             throw new InvalidIdTokenException(Reason.MALFORMED);
         }
-        JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
-        if (!expected.algorithms().contains(alg)) {
-            throw new InvalidIdTokenException(Reason.ALGORITHM);
-        }
-        verifySignature(jwt, keys);
-        checkClaims(claims, expected, now);
-        return claims;
     }
 
-    private static void verifySignature(SignedJWT jwt, JWKSet keys) throws InvalidIdTokenException {
-        JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
-        var matcher = new JWKMatcher.Builder()
-                .keyType(KeyType.forAlgorithm(alg))
-                .keyUses(KeyUse.SIGNATURE, null)
-                .keyID(jwt.getHeader().getKeyID())
-                .build();
-        List<JWK> candidates = new JWKSelector(matcher).select(keys);
-        if (candidates.isEmpty()) {
-            throw new InvalidIdTokenException(Reason.UNKNOWN_KEY);
-        }
-        for (JWK key : candidates) {
-            try {
-                JWSVerifier verifier = key instanceof RSAKey rsa ? new RSASSAVerifier(rsa.toRSAPublicKey())
-                        : key instanceof ECKey ec ? new ECDSAVerifier(ec.toECPublicKey()) : null;
-                if (verifier != null && verifier.supportedJWSAlgorithms().contains(alg) && jwt.verify(verifier)) {
-                    return;
-                }
-            } catch (JOSEException | IllegalStateException e) {
-                // not this key: try the next
+    private static void verifySignature(SignedJWT jwt, JWKSet keys, Set<JWSAlgorithm> algorithms)
+            throws InvalidIdTokenException {
+        var keySelector = new JWSVerificationKeySelector<>(algorithms, new ImmutableJWKSet<>(keys));
+        try {
+            if (keySelector.selectJWSKeys(jwt.getHeader(), null).isEmpty()) {
+                throw new InvalidIdTokenException(Reason.UNKNOWN_KEY);
             }
+            var processor = new DefaultJWTProcessor<>();
+            processor.setJWSKeySelector(keySelector);
+            // OpenID Connect does not fix the typ header; the claims are checked apart, by the application clock
+            processor.setJWSTypeVerifier((type, context) -> { });
+            processor.setJWTClaimsSetVerifier(null);
+            processor.process(jwt, null);
+        } catch (BadJOSEException | JOSEException e) {
+            throw new InvalidIdTokenException(Reason.SIGNATURE);
         }
-        throw new InvalidIdTokenException(Reason.SIGNATURE);
     }
 
     private static void checkClaims(JWTClaimsSet claims, Expectations expected, Instant now)

@@ -5,95 +5,94 @@ import static dev.atrium.platform.http.JsonProviders.JSON;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+
+import com.nimbusds.oauth2.sdk.AuthorizationCode;
+import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
+import com.nimbusds.oauth2.sdk.ErrorObject;
+import com.nimbusds.oauth2.sdk.ParseException;
+import com.nimbusds.oauth2.sdk.TokenRequest;
+import com.nimbusds.oauth2.sdk.auth.ClientAuthentication;
+import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
+import com.nimbusds.oauth2.sdk.auth.ClientSecretPost;
+import com.nimbusds.oauth2.sdk.auth.Secret;
+import com.nimbusds.oauth2.sdk.http.HTTPRequest;
+import com.nimbusds.oauth2.sdk.http.HTTPResponse;
+import com.nimbusds.oauth2.sdk.id.ClientID;
+import com.nimbusds.oauth2.sdk.token.BearerAccessToken;
+import com.nimbusds.oauth2.sdk.util.JSONObjectUtils;
+import com.nimbusds.openid.connect.sdk.UserInfoRequest;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.http.BoundedSender;
 
 /**
- * The few HTTP exchanges with a provider: discovery and key documents, the token request and userinfo. A provider
- * that cannot be reached, answers 5xx or answers something unreadable is "upstream unavailable" (502); a token
- * request the provider refuses is the client's bad request (400). Answers never carry the provider's text or our
- * secrets: only the standard error code, which is safe to show.
+ * The few HTTP exchanges with a provider: discovery and key documents, the token request and userinfo, built with
+ * the Nimbus OAuth 2.0 SDK and sent through {@link BoundedSender} (one deadline per exchange, answers cut off at
+ * 1 MiB while they stream). A provider that cannot be reached, answers 5xx or answers something unreadable
+ * is "upstream unavailable" (502); a token request the provider refuses is the client's bad request (400). Answers
+ * never carry the provider's text or our secrets: only the standard error code, which is safe to show.
  */
 @ApplicationScoped
 public class OAuthHttp {
 
     private static final Logger LOG = Logger.getLogger(OAuthHttp.class.getName());
-    static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final int BODY_MAX = 1 << 20;
 
-    private final HttpClient client = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            // a provider's endpoints are configured or discovered; none of them is followed elsewhere
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    // a provider's endpoints are configured or discovered, never found elsewhere: redirects are not followed
+    private final BoundedSender sender = new BoundedSender(CONNECT_TIMEOUT, TIMEOUT, BODY_MAX);
 
-    /** The JSON object at {@code url}; with {@code bearer}, sent as the access token (userinfo). */
+    /** The JSON object at {@code url}; with {@code bearer}, a userinfo request with that access token. */
     public JsonObject getJson(String what, String url, String bearer) {
-        var request = HttpRequest.newBuilder(uri(what, url)).timeout(TIMEOUT).header("Accept", "application/json");
-        if (bearer != null) {
-            request.header("Authorization", "Bearer " + bearer);
+        URI uri = uri(what, url);
+        HTTPRequest request = bearer == null ? new HTTPRequest(HTTPRequest.Method.GET, uri)
+                : new UserInfoRequest(uri, new BearerAccessToken(bearer)).toHTTPRequest();
+        HTTPResponse response = send(what, request);
+        if (response.getStatusCode() != 200) {
+            LOG.warning(() -> "OAuth " + what + " at " + url + " answered " + response.getStatusCode());
+            throw upstream(what + " answered " + response.getStatusCode());
         }
-        HttpResponse<String> response = send(what, request.GET().build());
-        if (response.statusCode() != 200) {
-            LOG.warning(() -> "OAuth " + what + " at " + url + " answered " + response.statusCode());
-            throw upstream(what + " answered " + response.statusCode());
-        }
-        return object(what, response.body());
+        return object(what, response.getBody());
     }
 
     /** The authorization-code grant with the PKCE verifier; answers the token response. */
     public JsonObject exchangeCode(OAuthProvider provider, ProviderEndpoints endpoints, String code,
                                    String redirectUri, String codeVerifier) {
-        var form = new LinkedHashMap<String, String>();
-        form.put("grant_type", "authorization_code");
-        form.put("code", code);
-        form.put("redirect_uri", redirectUri);
-        form.put("code_verifier", codeVerifier);
-        var request = HttpRequest.newBuilder(uri("token endpoint", endpoints.tokenEndpoint())).timeout(TIMEOUT)
-                .header("Accept", "application/json")
-                .header("Content-Type", "application/x-www-form-urlencoded");
-        switch (endpoints.clientAuthMethod()) {
-            case CLIENT_SECRET_BASIC -> request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
-                    (formEncode(provider.clientId()) + ":" + formEncode(provider.clientSecret().orElse("")))
-                            .getBytes(StandardCharsets.UTF_8)));
-            case CLIENT_SECRET_POST -> {
-                form.put("client_id", provider.clientId());
-                form.put("client_secret", provider.clientSecret().orElse(""));
-            }
-            case NONE -> form.put("client_id", provider.clientId());
-        }
-        String body = form.entrySet().stream().map(e -> formEncode(e.getKey()) + "=" + formEncode(e.getValue()))
-                .collect(Collectors.joining("&"));
-        HttpResponse<String> response = send("token endpoint",
-                request.POST(HttpRequest.BodyPublishers.ofString(body)).build());
-        int status = response.statusCode();
+        var client = new ClientID(provider.clientId());
+        // these two methods are only ever chosen with a secret (OAuthProviderSettings, OAuthProviders.authMethod)
+        Secret secret = provider.clientSecret().map(Secret::new).orElse(null);
+        ClientAuthentication authentication = switch (endpoints.clientAuthMethod()) {
+            case CLIENT_SECRET_BASIC -> new ClientSecretBasic(client, secret);
+            case CLIENT_SECRET_POST -> new ClientSecretPost(client, secret);
+            case NONE -> null;
+        };
+        URI endpoint = uri("token endpoint", endpoints.tokenEndpoint());
+        var grant = new AuthorizationCodeGrant(new AuthorizationCode(code), URI.create(redirectUri));
+        // sent as stored: Pkce made it, so the checks of Nimbus's CodeVerifier would add nothing
+        TokenRequest.Builder request = authentication == null ? new TokenRequest.Builder(endpoint, client, grant)
+                : new TokenRequest.Builder(endpoint, authentication, grant);
+        HTTPResponse response = send("token endpoint",
+                request.customParameter("code_verifier", codeVerifier).build().toHTTPRequest());
+        int status = response.getStatusCode();
         if (status == 200) {
-            JsonObject tokens = object("token endpoint", response.body());
-            if (!(tokens.get("access_token") instanceof jakarta.json.JsonString)) {
+            JsonObject tokens = object("token endpoint", response.getBody());
+            if (!(tokens.get("access_token") instanceof JsonString)) {
                 throw upstream("token endpoint answered without an access token");
             }
             return tokens;
         }
         if (status == 400 || status == 401) {
-            String error = errorCode(response.body());
+            String error = errorCode(response);
             LOG.info(() -> "OAuth provider " + provider.name() + " refused the authorization code: " + error);
             throw new BusinessException(Problem.BAD_REQUEST, "The provider refused the authorization code",
                     "error: " + error);
@@ -102,18 +101,14 @@ public class OAuthHttp {
         throw upstream("token endpoint answered " + status);
     }
 
-    private HttpResponse<String> send(String what, HttpRequest request) {
+    private HTTPResponse send(String what, HTTPRequest request) {
+        request.setAccept("application/json");
         try {
-            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-            if (response.body() != null && response.body().length() > BODY_MAX) {
-                throw upstream(what + " answered more than " + BODY_MAX + " characters");
-            }
-            return response;
+            return request.send(sender);
+        } catch (BoundedSender.TooLarge e) {
+            throw upstream(what + " answered more than " + BODY_MAX + " bytes");
         } catch (IOException e) {
-            LOG.log(Level.WARNING, "OAuth " + what + " at " + request.uri().getHost() + " unreachable: " + e);
-            throw upstream(what + " unreachable");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            LOG.warning(() -> "OAuth " + what + " at " + request.getURI().getHost() + " unreachable: " + e);
             throw upstream(what + " unreachable");
         }
     }
@@ -131,11 +126,12 @@ public class OAuthHttp {
     }
 
     /** The standard {@code error} code of an OAuth error answer, restricted to its alphabet; else "unknown". */
-    static String errorCode(String body) {
-        try (var reader = JSON.createReader(new StringReader(body == null ? "" : body))) {
-            String error = reader.readObject().getString("error", "");
-            return error.matches("[a-z_]{1,64}") ? error : "unknown";
-        } catch (JsonException | IllegalStateException | ClassCastException e) {
+    private static String errorCode(HTTPResponse response) {
+        try {
+            // read whatever the Content-Type: only the code is kept
+            String error = ErrorObject.parse(JSONObjectUtils.parse(response.getBody())).getCode();
+            return error != null && error.matches("[a-z_]{1,64}") ? error : "unknown";
+        } catch (ParseException | RuntimeException e) {
             return "unknown";
         }
     }
@@ -148,17 +144,7 @@ public class OAuthHttp {
         }
     }
 
-    static String formEncode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
-
     static BusinessException upstream(String details) {
         return new BusinessException(Problem.UPSTREAM, "The identity provider is unavailable", details);
-    }
-
-    /** Parameters as a query string, in the order given. */
-    public static String query(Map<String, String> params) {
-        return params.entrySet().stream().map(e -> formEncode(e.getKey()) + "=" + formEncode(e.getValue()))
-                .collect(Collectors.joining("&"));
     }
 }

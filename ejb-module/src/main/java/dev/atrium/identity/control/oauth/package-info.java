@@ -5,8 +5,8 @@
  * <p>Public operations: {@code ExternalLoginService.authorizationUrl/callback} (tokens are issued through
  * {@code LoginService.tokensFor}), {@code OAuthAccountService.list/unlink}.
  *
- * <p>Talks to providers over plain HTTP ({@code java.net.http}) with Nimbus JOSE+JWT for keys and tokens; no OAuth
- * client library. State, verifier and nonce live in the shared key-value store, so any instance may take the
- * callback.
+ * <p>The protocol is the Nimbus OAuth 2.0 SDK's (authorization and token requests, client authentication, PKCE,
+ * userinfo) and Nimbus JOSE+JWT's (key sets, ID token signatures). State, verifier and nonce live in the shared
+ * key-value store, so any instance may take the callback.
  */
 package dev.atrium.identity.control.oauth;
