@@ -21,6 +21,7 @@ import org.eclipse.microprofile.config.Config;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.JWKSet;
 
+import dev.atrium.platform.BaseUrl;
 import dev.atrium.platform.error.BusinessException;
 
 /**
@@ -50,15 +51,17 @@ public class OAuthProviders {
     @Inject
     OAuthHttp http;
 
+    @Inject
+    BaseUrl baseUrl;
+
     private Map<String, OAuthProvider> providers = Map.of();
     private final Map<String, Fetched<JsonObject>> discovery = new ConcurrentHashMap<>();
     private final Map<String, Fetched<JWKSet>> keys = new ConcurrentHashMap<>();
 
     @PostConstruct
     void load() {
-        String baseUrl = config.getOptionalValue("atrium.base-url", String.class).orElse("http://localhost:8080");
         providers = Map.copyOf(OAuthProviderSettings.read(config.getPropertyNames(),
-                key -> config.getOptionalValue(key, String.class), baseUrl, LOG::warning));
+                key -> config.getOptionalValue(key, String.class), baseUrl.value(), LOG::warning));
         if (!providers.isEmpty()) {
             LOG.info(() -> "OAuth providers: " + String.join(", ", providers.keySet()));
         }
