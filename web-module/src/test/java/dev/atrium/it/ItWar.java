@@ -9,10 +9,13 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 
+import dev.atrium.platform.time.MovableClock;
+
 /**
  * The WAR under test: the one the build produced, plus {@code WEB-INF/lib/atrium-it-jobs.jar} holding the batch
- * jobs of the test sources ({@code META-INF/batch-jobs} and package {@code dev.atrium.it.batch}) and the timers'
- * witness (package {@code dev.atrium.it.probe}).
+ * jobs of the test sources ({@code META-INF/batch-jobs} and package {@code dev.atrium.it.batch}), the timers'
+ * witness (package {@code dev.atrium.it.probe}) and the test hooks (package {@code dev.atrium.it.hooks}, with the
+ * {@link MovableClock} they move), which the product leaves out.
  */
 final class ItWar {
 
@@ -51,7 +54,8 @@ final class ItWar {
                     """.getBytes());
             jar.closeEntry();
             for (Path root : new Path[] {testClasses.resolve("META-INF/batch-jobs"),
-                    testClasses.resolve("dev/atrium/it/batch"), testClasses.resolve("dev/atrium/it/probe")}) {
+                    testClasses.resolve("dev/atrium/it/batch"), testClasses.resolve("dev/atrium/it/probe"),
+                    testClasses.resolve("dev/atrium/it/hooks")}) {
                 if (!Files.isDirectory(root)) {
                     continue;
                 }
@@ -63,6 +67,13 @@ final class ItWar {
                     }
                 }
             }
+            // from ejb-module's test jar, on this class path
+            String clock = MovableClock.class.getName().replace('.', '/') + ".class";
+            jar.putNextEntry(new ZipEntry(clock));
+            try (var data = MovableClock.class.getClassLoader().getResourceAsStream(clock)) {
+                data.transferTo(jar);
+            }
+            jar.closeEntry();
         }
         return bytes.toByteArray();
     }

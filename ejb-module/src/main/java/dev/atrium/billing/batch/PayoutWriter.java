@@ -11,11 +11,12 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
 import dev.atrium.billing.control.Payouts;
+import dev.atrium.platform.CrashPoints;
 
 /**
- * Settles a chunk of developers for the month in the chunk's transaction; counts the paid in the step's data. With
- * the test hook {@code atrium.test.crash-after-commit} (never in production), the job parameter
- * {@code crash_after_chunks} halts the JVM inside the chunk after that many; a restarted execution never does.
+ * Settles a chunk of developers for the month in the chunk's transaction; counts the paid in the step's data. The
+ * job parameters {@code crash_after_chunks} and {@code restart_of} go to the crash points, where a test deployment
+ * halts the JVM inside a chunk; the product ignores them.
  */
 @Named
 @Dependent
@@ -37,9 +38,7 @@ public class PayoutWriter extends AbstractItemWriter {
     String restartOf;
 
     @Inject
-    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "atrium.test.crash-after-commit",
-            defaultValue = "false")
-    boolean crashHook;
+    CrashPoints crash;
 
     @Inject
     StepContext step;
@@ -49,14 +48,7 @@ public class PayoutWriter extends AbstractItemWriter {
     @Override
     public void writeItems(List<Object> items) {
         chunks++;
-        if (crashHook && crashAfterChunks != null && !crashAfterChunks.isBlank()
-                && (restartOf == null || restartOf.isBlank())
-                && chunks > Integer.parseInt(crashAfterChunks)) {
-            // a test proving exactly-once: the JVM dies inside this chunk's transaction, the earlier ones committed
-            java.util.logging.Logger.getLogger(PayoutWriter.class.getName()).severe("atrium.test.crash-after-commit: "
-                    + "halting inside payout chunk " + chunks);
-            Runtime.getRuntime().halt(137);
-        }
+        crash.payoutChunk(chunks, crashAfterChunks, restartOf);
         int paid = payouts.settle(items.stream().map(Long.class::cast).toList(), PayoutMonth.of(month, payouts));
         long before = step.getPersistentUserData() instanceof Long n ? n : 0;
         step.setPersistentUserData(before + paid);

@@ -29,6 +29,7 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 
+import dev.atrium.platform.CrashPoints;
 import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.messaging.Messaging;
 import dev.atrium.platform.messaging.MessagingException;
@@ -68,7 +69,7 @@ public class OutboxRelay {
     RelaySignal signal;
 
     @Inject
-    AfterCommitCrash crash;
+    CrashPoints crash;
 
     @Inject
     Clock clock;

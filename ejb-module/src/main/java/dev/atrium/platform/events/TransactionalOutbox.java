@@ -9,6 +9,8 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
+import dev.atrium.platform.CrashPoints;
+
 /**
  * {@link ApplicationEvents} on the transactional outbox: the event becomes a row of the caller's transaction and is
  * fired to in-transaction CDI observers; once the transaction commits, this instance's relay is woken to publish
@@ -27,7 +29,7 @@ public class TransactionalOutbox implements ApplicationEvents {
     RelaySignal relay;
 
     @Inject
-    AfterCommitCrash crash;
+    CrashPoints crash;
 
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     TransactionSynchronizationRegistry transactions;
@@ -39,7 +41,7 @@ public class TransactionalOutbox implements ApplicationEvents {
         }
         store.append(event);
         observers.fire(event);
-        boolean crashAfterCommit = crash.take();
+        boolean crashAfterCommit = crash.haltAfterCommit();
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override
             public void beforeCompletion() {
@@ -48,10 +50,7 @@ public class TransactionalOutbox implements ApplicationEvents {
             @Override
             public void afterCompletion(int status) {
                 if (crashAfterCommit) {
-                    if (status == Status.STATUS_COMMITTED) {
-                        crash.crashNow();
-                    }
-                    crash.release();
+                    crash.completed(status == Status.STATUS_COMMITTED);
                 } else if (status == Status.STATUS_COMMITTED) {
                     relay.wake();
                 }

@@ -8,8 +8,8 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * UTC system time plus an offset. The offset is zero in production; tests move it forward to reach expiries,
- * lockout ends and month boundaries without waiting.
+ * UTC system time plus an offset, for tests only: unit tests move it, and the integration tests' server uses it
+ * (its {@code /admin/clock}) to reach expiries, lockout ends and month boundaries without waiting.
  */
 public final class MovableClock extends Clock {
 

@@ -1,4 +1,4 @@
-package dev.atrium.platform.boundary;
+package dev.atrium.it.hooks;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -19,21 +19,17 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.platform.error.BusinessException;
-import dev.atrium.platform.time.ClockProducer;
 
 /**
- * Moves this instance's application clock, for tests of expiries and lockouts on a running server. It exists only
- * when {@code atrium.clock.adjustable=true} (never in production) and only for administrators; elsewhere it is 404.
+ * Moves the test server's application clock, for tests of expiries and lockouts. Only with
+ * {@code atrium.clock.adjustable=true} and only for administrators; elsewhere it is 404.
  */
 @Path("admin/clock")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed("admin")
-@Tag(name = "operations")
 public class ClockResource {
 
     /**
@@ -48,7 +44,7 @@ public class ClockResource {
     }
 
     @Inject
-    ClockProducer clocks;
+    MovableClockProducer clocks;
 
     @Inject
     Clock clock;
@@ -58,14 +54,12 @@ public class ClockResource {
     boolean adjustable;
 
     @GET
-    @Operation(summary = "The application clock (test deployments only)")
     public ClockView get() {
         return view();
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Move the application clock forward, or back by at most 31 days (test deployments only)")
     public ClockView advance(@Valid @NotNull Advance body) {
         view();
         clocks.movable().advance(Duration.ofSeconds(body.advanceSeconds()));
@@ -73,7 +67,6 @@ public class ClockResource {
     }
 
     @DELETE
-    @Operation(summary = "Put the application clock back to system time (test deployments only)")
     public ClockView reset() {
         view();
         clocks.movable().reset();
