@@ -3,26 +3,35 @@ package dev.atrium.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -49,7 +58,7 @@ final class DevServer implements AutoCloseable {
     private static final long SLOT_WAIT_SECONDS = 5;
     private static final Pattern INVOKE = Pattern.compile("^/v1/agents/([^/]+)/invoke/?$");
 
-    private static final ObjectMapper BODIES = JsonMapper.builder(com.fasterxml.jackson.core.JsonFactory.builder()
+    private static final ObjectMapper BODIES = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
                     .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
@@ -99,19 +108,19 @@ final class DevServer implements AutoCloseable {
         Path work = LocalAgent.workDirectory("atrium-agent-dev");
         try {
             // probing the sandbox and reading the card (Jackson's first use) each take ~0.1 s: side by side
-            var probe = java.util.concurrent.CompletableFuture.supplyAsync(() -> LocalAgent.sandbox(
+            var probe = CompletableFuture.supplyAsync(() -> LocalAgent.sandbox(
                     work.resolve("sandbox")));
             var first = LocalAgent.load(dir, work.resolve("agent-0"), image);
             BubblewrapExecutor executor;
             try {
                 executor = probe.join();
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 throw e.getCause() instanceof RuntimeException cause ? cause : e;
             }
             HttpServer http;
             try {
                 http = HttpServer.create(address, 64);
-            } catch (java.net.BindException e) {
+            } catch (BindException e) {
                 throw CliException.user("Cannot listen on " + address.getHostString() + ":" + address.getPort()
                         + " (" + e.getMessage() + "): is another agent dev running? Choose one with --port");
             }
@@ -239,7 +248,7 @@ final class DevServer implements AutoCloseable {
             }
             input = bytes.length == 0 ? null : BODIES.readTree(bytes);
             if (input == null) {
-                throw new com.fasterxml.jackson.core.JsonParseException(null, "empty body");
+                throw new JsonParseException(null, "empty body");
             }
         } catch (JsonProcessingException e) {
             send(exchange, 400, error(40000, "Malformed JSON", "The body is not valid JSON of the expected shape, "
@@ -283,7 +292,7 @@ final class DevServer implements AutoCloseable {
         headers.set("Atrium-Tokens-Output", Long.toString(run.tokens("tokens_output")));
         headers.set("Atrium-Price-Usd", "0.000000");
         JsonNode answer = run.succeeded() ? run.output() : Output.JSON.createObjectNode().put("error", run.error());
-        var notes = new java.util.ArrayList<String>();
+        var notes = new ArrayList<String>();
         run.result().stderrText().lines().limit(50).forEach(line -> notes.add("  | " + Output.safe(line)));
         if (run.succeeded()) {
             agent.outputProblems(run.output()).stream().limit(5)
@@ -293,7 +302,7 @@ final class DevServer implements AutoCloseable {
     }
 
     /** The gateway's {@code error.details} of a refused input: the first problems, joined, at most 2000 characters. */
-    static String details(java.util.List<String> problems) {
+    static String details(List<String> problems) {
         String text = String.join("; ", problems.stream().limit(LocalAgent.PROBLEMS_SHOWN).toList());
         String more = problems.size() > LocalAgent.PROBLEMS_SHOWN
                 ? "; and " + (problems.size() - LocalAgent.PROBLEMS_SHOWN) + " more" : "";
@@ -323,18 +332,18 @@ final class DevServer implements AutoCloseable {
         return null;
     }
 
-    private static com.fasterxml.jackson.databind.node.ObjectNode error(int code, String message, String details) {
+    private static ObjectNode error(int code, String message, String details) {
         var envelope = Output.JSON.createObjectNode();
         envelope.putObject("error").put("code", code).put("message", message).put("details", details);
         return envelope;
     }
 
     private void send(HttpExchange exchange, int status, JsonNode body, String agent) throws IOException {
-        send(exchange, status, body, agent, java.util.List.of());
+        send(exchange, status, body, agent, List.of());
     }
 
     /** Logs the call and its {@code notes}, then answers. */
-    private void send(HttpExchange exchange, int status, JsonNode body, String agent, java.util.List<String> notes)
+    private void send(HttpExchange exchange, int status, JsonNode body, String agent, List<String> notes)
             throws IOException {
         byte[] bytes = Output.JSON.writeValueAsBytes(body);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -350,7 +359,7 @@ final class DevServer implements AutoCloseable {
         exchange.getResponseBody().write(bytes);
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    private static ThreadFactory daemon(String name) {
         var count = new AtomicInteger();
         return runnable -> {
             var thread = new Thread(runnable, name + "-" + count.incrementAndGet());

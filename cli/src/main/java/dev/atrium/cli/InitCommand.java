@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
@@ -125,7 +126,7 @@ final class InitCommand implements Callable<Integer> {
         return card;
     }
 
-    private static void test(com.fasterxml.jackson.databind.node.ArrayNode tests, String name, Map<String, ?> input,
+    private static void test(ArrayNode tests, String name, Map<String, ?> input,
                              Map<String, ?> expected) {
         var test = tests.addObject().put("name", name);
         test.set("input", Output.JSON.valueToTree(input));

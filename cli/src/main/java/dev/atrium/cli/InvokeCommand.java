@@ -7,7 +7,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,7 +42,7 @@ final class InvokeCommand implements Callable<Integer> {
             var answer = Output.JSON.createObjectNode();
             answer.set("output", run.output());
             answer.set("run", Output.tree(run).deepCopy());
-            ((com.fasterxml.jackson.databind.node.ObjectNode) answer.get("run")).remove("output");
+            ((ObjectNode) answer.get("run")).remove("output");
             Output.json(root.env, answer);
         } else {
             root.env.out().println(Output.JSON.writeValueAsString(run.output()));
@@ -83,7 +85,7 @@ final class InvokeCommand implements Callable<Integer> {
         JsonNode node;
         try {
             node = Output.JSON.readTree(bytes);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw CliException.user("The input from " + from + " is not JSON: " + Output.safe(e.getOriginalMessage()));
         }
         if (node == null || !node.isObject()) {

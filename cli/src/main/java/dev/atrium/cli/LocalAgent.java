@@ -8,9 +8,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.SchemaRegistry;
@@ -204,7 +207,7 @@ final class LocalAgent {
         } catch (NoSuchFileException e) {
             throw CliException.user("No agent.json in " + dir.toAbsolutePath().normalize()
                     + ": run agent init, or -C the agent's directory");
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw CliException.user("agent.json is not JSON: " + Output.safe(e.getOriginalMessage()));
         }
     }
@@ -261,8 +264,8 @@ final class LocalAgent {
     }
 
     /** An image's {@code Env} ({@code NAME=value}) as the server passes it. */
-    static java.util.Map<String, String> environment(List<String> env) {
-        var out = new java.util.LinkedHashMap<String, String>();
+    static Map<String, String> environment(List<String> env) {
+        var out = new LinkedHashMap<String, String>();
         for (String pair : env) {
             int eq = pair.indexOf('=');
             if (eq > 0 && pair.indexOf('\0') < 0) {

@@ -1,5 +1,6 @@
 package dev.atrium.cli;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -80,13 +81,13 @@ final class Output {
      */
     static String money(JsonNode amount) {
         try {
-            return money(amount.isNumber() ? amount.decimalValue() : new java.math.BigDecimal(amount.asText()));
+            return money(amount.isNumber() ? amount.decimalValue() : new BigDecimal(amount.asText()));
         } catch (NumberFormatException e) {
             return safe(amount.asText());
         }
     }
 
-    static String money(java.math.BigDecimal amount) {
+    static String money(BigDecimal amount) {
         var plain = amount.stripTrailingZeros();
         return (plain.scale() < 2 ? plain.setScale(2) : plain).toPlainString();
     }

@@ -12,10 +12,14 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.SchemaRegistry;
@@ -74,7 +78,7 @@ final class PublishCommand implements Callable<Integer> {
         JsonNode card;
         try {
             card = Output.JSON.readTree(cardText);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw CliException.user("agent.json is not JSON: " + Output.safe(e.getOriginalMessage()));
         }
         var client = root.client(true);
@@ -204,9 +208,9 @@ final class PublishCommand implements Callable<Integer> {
         var progress = new Progress(root.env, bytes.length, !root.json);
         var chunks = new ArrayList<byte[]>();
         for (int offset = 0; offset < bytes.length; offset += CHUNK) {
-            chunks.add(java.util.Arrays.copyOfRange(bytes, offset, Math.min(bytes.length, offset + CHUNK)));
+            chunks.add(Arrays.copyOfRange(bytes, offset, Math.min(bytes.length, offset + CHUNK)));
         }
-        Iterable<byte[]> reported = () -> new java.util.Iterator<>() {
+        Iterable<byte[]> reported = () -> new Iterator<>() {
             private int next;
 
             @Override
@@ -265,7 +269,7 @@ final class PublishCommand implements Callable<Integer> {
                 drawn = percent;
                 int filled = percent / 5;
                 env.err().print("\rUploading [" + "#".repeat(filled) + "-".repeat(20 - filled) + "] " + percent
-                        + "% " + String.format(java.util.Locale.ROOT, "%.1f/%.1f kB", sent / 1024.0, total / 1024.0));
+                        + "% " + String.format(Locale.ROOT, "%.1f/%.1f kB", sent / 1024.0, total / 1024.0));
                 env.err().flush();
             }
         }

@@ -1,5 +1,6 @@
 package dev.atrium.cli;
 
+import java.util.ArrayList;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -18,7 +19,7 @@ final class WhoamiCommand implements Callable<Integer> {
             Output.json(root.env, me);
             return ExitCodes.OK;
         }
-        var roles = new java.util.ArrayList<String>();
+        var roles = new ArrayList<String>();
         me.path("roles").forEach(r -> roles.add(r.asText()));
         root.env.out().println(Output.safe(me.path("user").path("username").asText()) + " (user "
                 + me.path("user").path("id").asText() + ") on " + Output.safe(root.credentials().baseUrl())

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -394,24 +395,24 @@ final class Cgroups {
          * {@code cpuacct.usage} (nanoseconds) of the cpuacct group, or of the cpu group when both are one hierarchy;
          * zero when this machine does not account it.
          */
-        java.time.Duration cpuTime() {
+        Duration cpuTime() {
             try {
                 Path unified = dirs.get("unified");
                 if (unified != null) {
                     for (String line : Files.readAllLines(unified.resolve("cpu.stat"))) {
                         if (line.startsWith("usage_usec ")) {
-                            return java.time.Duration.ofNanos(Long.parseLong(line.substring(11).trim()) * 1000);
+                            return Duration.ofNanos(Long.parseLong(line.substring(11).trim()) * 1000);
                         }
                     }
-                    return java.time.Duration.ZERO;
+                    return Duration.ZERO;
                 }
                 Path acct = dirs.containsKey("cpuacct") ? dirs.get("cpuacct") : dirs.get("cpu");
                 if (acct == null || !Files.exists(acct.resolve("cpuacct.usage"))) {
-                    return java.time.Duration.ZERO;
+                    return Duration.ZERO;
                 }
-                return java.time.Duration.ofNanos(Long.parseLong(Files.readString(acct.resolve("cpuacct.usage")).trim()));
+                return Duration.ofNanos(Long.parseLong(Files.readString(acct.resolve("cpuacct.usage")).trim()));
             } catch (IOException | NumberFormatException e) {
-                return java.time.Duration.ZERO;
+                return Duration.ZERO;
             }
         }
 

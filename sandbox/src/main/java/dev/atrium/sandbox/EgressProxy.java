@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 
 /**
  * The only way out of a run that has network: the run gets an empty network namespace at every trust level, a relay
@@ -51,7 +52,7 @@ final class EgressProxy implements AutoCloseable {
     private static final int MAX_LOG = 100;
     private static final int MAX_CONNECTIONS = 64;
     static final int GATEWAY_MAX_BODY = 1024 * 1024;
-    private static final java.util.regex.Pattern GATEWAY_PATH = java.util.regex.Pattern.compile(
+    private static final Pattern GATEWAY_PATH = Pattern.compile(
             "/v1/agents/[A-Za-z0-9][A-Za-z0-9._-]{0,63}/invoke(\\?version=v?[0-9]{1,6})?");
     private static final Set<String> GATEWAY_HEADERS = Set.of("authorization", "content-type", "accept",
             "content-length");

@@ -37,6 +37,7 @@ import jakarta.json.JsonValue;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarFile;
+import org.apache.commons.io.input.BoundedInputStream;
 
 /**
  * Reads an OCI image archive, as {@code skopeo copy ... oci-archive:} writes it (an OCI image layout:
@@ -116,7 +117,7 @@ public final class ImageArchive {
             }
             boolean manifest = false;
             boolean blobs = false;
-            try (var tar = new TarArchiveInputStream(org.apache.commons.io.input.BoundedInputStream.builder()
+            try (var tar = new TarArchiveInputStream(BoundedInputStream.builder()
                     .setInputStream(new GZIPInputStream(in)).setMaxCount(PROBE_BYTES).get())) {
                 TarArchiveEntry entry;
                 for (int n = 0; n < 100_000 && (entry = tar.getNextEntry()) != null; n++) {

@@ -1,5 +1,6 @@
 package dev.atrium.sdk;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,9 +35,9 @@ public record Result(JsonNode output, List<Invocation> invocations, List<AtriumE
     }
 
     /** The total price of the runs, in USD. */
-    public java.math.BigDecimal priceUsd() {
-        return invocations.stream().map(Invocation::priceUsd).reduce(java.math.BigDecimal.ZERO,
-                java.math.BigDecimal::add);
+    public BigDecimal priceUsd() {
+        return invocations.stream().map(Invocation::priceUsd).reduce(BigDecimal.ZERO,
+                BigDecimal::add);
     }
 
     private static <T> List<T> concat(List<T> a, List<T> b) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -75,7 +76,7 @@ public interface Step {
         }
         Step step = this;
         return (client, input) -> start(step, client, input)
-                .orTimeout(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+                .orTimeout(limit.toMillis(), TimeUnit.MILLISECONDS)
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
                         cause(failure) instanceof TimeoutException t
                                 ? new AtriumException.Timeout("The step took longer than " + limit, t)

@@ -5,6 +5,8 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 
+import dev.atrium.ai.control.UsageReports;
+
 /** The day a report run covers: the {@code date} job parameter, or yesterday (UTC) when absent. */
 final class ReportDay {
 
@@ -23,6 +25,6 @@ final class ReportDay {
     }
 
     static String partsPrefix(LocalDate day) {
-        return dev.atrium.ai.control.UsageReports.PREFIX + ".parts/" + day + "/";
+        return UsageReports.PREFIX + ".parts/" + day + "/";
     }
 }

@@ -17,6 +17,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import dev.atrium.ai.entity.Message;
+import dev.atrium.ai.entity.Task;
 import dev.atrium.ai.entity.Tier;
 
 /**
@@ -74,7 +75,7 @@ public class ChatService {
     Clock clock;
 
     /** Smart-stream's choice: stream now ({@code started}) or run as a task ({@code task}), with the estimate. */
-    public record Plan(double estimatedSeconds, Started started, dev.atrium.ai.entity.Task task) {
+    public record Plan(double estimatedSeconds, Started started, Task task) {
     }
 
     /** Under this estimate smart-stream answers with a stream, otherwise with a task (spec 02). */

@@ -1,5 +1,6 @@
 package dev.atrium.ai.control;
 
+import java.time.Instant;
 import java.util.UUID;
 
 import jakarta.ejb.Stateless;
@@ -21,7 +22,7 @@ public class ConversationService {
     static final Catalog<Conversation> CONVERSATIONS = Catalog.of(Conversation.class)
             .id("id", UUID.class)
             .filterable("model", "model", String.class)
-            .sortable("updated_at", "updatedAt", java.time.Instant.class, true)
+            .sortable("updated_at", "updatedAt", Instant.class, true)
             .search("title");
 
     static final Catalog<Message> MESSAGES = Catalog.of(Message.class)

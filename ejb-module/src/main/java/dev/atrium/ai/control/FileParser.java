@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 import jakarta.json.JsonArrayBuilder;
@@ -98,20 +99,20 @@ public final class FileParser {
      * {@code max} characters, else without parameters); empty when it is absent, unreadable or
      * {@code application/octet-stream}, which says nothing, so that the platform detects the type instead.
      */
-    public static java.util.Optional<String> declaredType(String header, int max) {
+    public static Optional<String> declaredType(String header, int max) {
         if (header == null || header.isBlank()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         MediaType type = MediaType.parse(header.trim());
         if (type == null || type.getBaseType().toString().equals(OCTET_STREAM)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String full = type.toString();
         if (full.length() <= max) {
-            return java.util.Optional.of(full);
+            return Optional.of(full);
         }
         String base = type.getBaseType().toString();
-        return base.length() <= max ? java.util.Optional.of(base) : java.util.Optional.empty();
+        return base.length() <= max ? Optional.of(base) : Optional.empty();
     }
 
     /**

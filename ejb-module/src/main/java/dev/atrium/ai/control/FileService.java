@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.IntConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -209,7 +210,7 @@ public class FileService {
     }
 
     /** Runs once the transaction has ended, with its outcome. */
-    private record AfterCompletion(java.util.function.IntConsumer action) implements Synchronization {
+    private record AfterCompletion(IntConsumer action) implements Synchronization {
         @Override
         public void beforeCompletion() {
         }

@@ -34,6 +34,7 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -228,7 +229,7 @@ public class OpenAiProvider implements ModelProvider {
                 var choices = chunk.getJsonArray("choices");
                 if (choices != null && !choices.isEmpty()) {
                     JsonObject delta = choices.getJsonObject(0).getJsonObject("delta");
-                    if (delta != null && delta.get("content") instanceof jakarta.json.JsonString text
+                    if (delta != null && delta.get("content") instanceof JsonString text
                             && !text.getString().isEmpty()) {
                         content.append(text.getString());
                         onDelta.accept(text.getString());

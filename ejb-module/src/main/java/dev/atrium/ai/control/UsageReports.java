@@ -3,7 +3,9 @@ package dev.atrium.ai.control;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -58,12 +60,12 @@ public class UsageReports {
     public List<String> names() {
         return objects.list(PREFIX).stream().map(k -> k.substring(PREFIX.length()))
                 .filter(n -> n.matches("\\d{4}-\\d{2}-\\d{2}\\.(csv|json)"))
-                .sorted(java.util.Comparator.reverseOrder()).toList();
+                .sorted(Comparator.reverseOrder()).toList();
     }
 
-    public java.util.Optional<ObjectStore.StoredObject> read(String name) {
+    public Optional<ObjectStore.StoredObject> read(String name) {
         if (!name.matches("\\d{4}-\\d{2}-\\d{2}\\.(csv|json)")) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         return objects.get(PREFIX + name);
     }

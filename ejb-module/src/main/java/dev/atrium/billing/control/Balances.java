@@ -1,7 +1,15 @@
 package dev.atrium.billing.control;
 
 import java.math.BigDecimal;
+import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 import jakarta.ejb.EJB;
@@ -77,7 +85,7 @@ public class Balances {
     public void claim(UUID holdId) {
         int claimed = em.createNativeQuery("UPDATE billing_holds SET claimed_at = ? WHERE id = ? AND status = 'OPEN' "
                         + "AND claimed_at IS NULL")
-                .setParameter(1, java.sql.Timestamp.from(clock.instant())).setParameter(2, holdId).executeUpdate();
+                .setParameter(1, Timestamp.from(clock.instant())).setParameter(2, holdId).executeUpdate();
         if (claimed == 0) {
             throw BusinessException.conflict("The call's balance hold was released before its usage was recorded");
         }
@@ -88,12 +96,12 @@ public class Balances {
      * between their hold and their record: a crash, a lost connection), at most {@code max} of them, and answers
      * them: the sweeper's work.
      */
-    public java.util.List<Hold> releaseStale(java.time.Instant before, int max) {
+    public List<Hold> releaseStale(Instant before, int max) {
         var stale = em.createQuery("SELECT h.id FROM Hold h WHERE h.status = :open AND h.claimedAt IS NULL "
                         + "AND h.createdAt < :before ORDER BY h.id", UUID.class)
                 .setParameter("open", Hold.Status.OPEN).setParameter("before", before).setMaxResults(max)
                 .getResultList();
-        var released = new java.util.ArrayList<Hold>();
+        var released = new ArrayList<Hold>();
         for (UUID id : stale) {
             if (close(id, Hold.Status.RELEASED)) {
                 released.add(em.find(Hold.class, id));
@@ -113,7 +121,7 @@ public class Balances {
     }
 
     /** Holds settled together: the amount of each, and what that releases per account. */
-    public record Settled(java.util.Map<UUID, BigDecimal> byHold, java.util.Map<UUID, BigDecimal> byAccount) {
+    public record Settled(Map<UUID, BigDecimal> byHold, Map<UUID, BigDecimal> byAccount) {
     }
 
     /**
@@ -122,9 +130,9 @@ public class Balances {
      * released before is not among them) and the amounts released per account, which the caller takes off the
      * accounts' {@code held} with its own update ({@code Ledger.postAll}).
      */
-    public Settled settleAll(java.util.Collection<UUID> holdIds) {
-        var byHold = new java.util.HashMap<UUID, BigDecimal>();
-        var byAccount = new java.util.TreeMap<UUID, BigDecimal>();
+    public Settled settleAll(Collection<UUID> holdIds) {
+        var byHold = new HashMap<UUID, BigDecimal>();
+        var byAccount = new TreeMap<UUID, BigDecimal>();
         if (holdIds.isEmpty()) {
             return new Settled(byHold, byAccount);
         }

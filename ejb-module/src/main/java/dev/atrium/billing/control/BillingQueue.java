@@ -1,5 +1,6 @@
 package dev.atrium.billing.control;
 
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.ejb.EJB;
@@ -52,7 +53,7 @@ public class BillingQueue implements MessageHandler {
     }
 
     @Override
-    public void onMessages(java.util.List<String> bodies) {
+    public void onMessages(List<String> bodies) {
         billing.billAll(bodies.stream().map(b -> UUID.fromString(b.trim())).toList());
     }
 }

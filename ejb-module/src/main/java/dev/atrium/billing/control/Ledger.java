@@ -1,17 +1,30 @@
 package dev.atrium.billing.control;
 
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Collectors;
 
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceException;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -32,7 +45,7 @@ public class Ledger {
 
     /** One amount on one account of an entry to post. */
     /** The order every writer makes missing accounts in (see {@link #accountIds}). */
-    static final java.util.Comparator<Line> CREATION_ORDER = java.util.Comparator
+    static final Comparator<Line> CREATION_ORDER = Comparator
             .comparing((Line l) -> l.kind().name()).thenComparingLong(Line::owner);
 
     public record Line(AccountKind kind, long owner, BigDecimal amount) {
@@ -55,12 +68,12 @@ public class Ledger {
 
     /** {@code occurred}: when the entry's cause happened (a usage's time), null for now. */
     public Optional<JournalEntry> post(EntryKind kind, String reference, Long actor, String memo, List<Line> lines,
-                                       java.time.Instant occurred) {
+                                       Instant occurred) {
         if (posted(reference)) {
             return Optional.empty();
         }
         var postings = new ArrayList<JournalEntry.Posting>();
-        var locked = new java.util.HashMap<java.util.UUID, BillingAccount>();
+        var locked = new HashMap<UUID, BillingAccount>();
         lines.stream().map(l -> account(l.kind(), l.owner())).sorted(Comparator.comparing(BillingAccount::id))
                 .forEach(a -> locked.computeIfAbsent(a.id(), id -> lock(a)));
         for (Line l : lines) {
@@ -75,12 +88,12 @@ public class Ledger {
 
     /** One entry to post with others in {@link #postAll}. */
     public record Request(EntryKind kind, String reference, Long actor, String memo, List<Line> lines,
-                          java.time.Instant occurred) {
+                          Instant occurred) {
     }
 
     /** {@link #postAll(List, java.util.Map)} with no holds to release. */
     public int postAll(List<Request> requests) {
-        return postAll(requests, java.util.Map.of());
+        return postAll(requests, Map.of());
     }
 
     /**
@@ -94,17 +107,17 @@ public class Ledger {
      * foreign-key checks of their lines on those rows until this one commits. {@code releasedHolds}: amounts per
      * account to take off {@code held} in the same update (holds the caller has closed in this transaction).
      */
-    public int postAll(List<Request> requests, java.util.Map<java.util.UUID, BigDecimal> releasedHolds) {
+    public int postAll(List<Request> requests, Map<UUID, BigDecimal> releasedHolds) {
         var todo = List.<Request>of();
         if (!requests.isEmpty()) {
             var references = requests.stream().map(Request::reference).toList();
-            var done = new java.util.HashSet<>(em.createQuery("SELECT e.reference FROM JournalEntry e "
+            var done = new HashSet<>(em.createQuery("SELECT e.reference FROM JournalEntry e "
                     + "WHERE e.reference IN :refs", String.class).setParameter("refs", references).getResultList());
             todo = requests.stream().filter(r -> done.add(r.reference())).toList();
         }
         var ids = accountIds(todo.stream().flatMap(r -> r.lines().stream()).toList());
         var now = clock.instant();
-        var moves = new java.util.TreeMap<java.util.UUID, BigDecimal[]>();
+        var moves = new TreeMap<UUID, BigDecimal[]>();
         for (Request r : todo) {
             var entry = JournalEntry.compose(r.kind(), r.reference(), r.actor(), r.memo(), r.lines().stream()
                     .map(l -> new JournalEntry.Amount(ids.get(key(l)), l.amount())).toList(), r.occurred(), now);
@@ -122,7 +135,7 @@ public class Ledger {
         }
         // the entries and lines first, while no account row is locked by this transaction
         em.flush();
-        var connection = em.unwrap(java.sql.Connection.class);
+        var connection = em.unwrap(Connection.class);
         // a user's balance never goes below zero: the move of such an account is made only if it stays at or above
         var keys = new ArrayList<>(moves.keySet());
         try (var update = connection.prepareStatement(
@@ -147,8 +160,8 @@ public class Ledger {
                     throw BillingAccount.overdraft(account.ownerId(), account.balance(), moves.get(keys.get(i))[0]);
                 }
             }
-        } catch (java.sql.SQLException e) {
-            throw new jakarta.persistence.PersistenceException("Moving the batch's account balances failed", e);
+        } catch (SQLException e) {
+            throw new PersistenceException("Moving the batch's account balances failed", e);
         }
         return todo.size();
     }
@@ -158,20 +171,20 @@ public class Ledger {
     }
 
     /** The ids of the lines' accounts, created where missing, keyed by {@code kind:owner}; nothing locked. */
-    private java.util.Map<String, java.util.UUID> accountIds(List<Line> lines) {
-        var byKey = new java.util.HashMap<String, java.util.UUID>();
+    private Map<String, UUID> accountIds(List<Line> lines) {
+        var byKey = new HashMap<String, UUID>();
         if (lines.isEmpty()) {
             return byKey;
         }
         var owners = lines.stream().map(Line::owner).distinct().toList();
         var kinds = lines.stream().map(Line::kind).distinct().toList();
-        var wanted = lines.stream().map(Ledger::key).collect(java.util.stream.Collectors.toSet());
+        var wanted = lines.stream().map(Ledger::key).collect(Collectors.toSet());
         for (Object[] row : em.createQuery("SELECT a.id, a.kind, a.ownerId FROM BillingAccount a "
                         + "WHERE a.ownerId IN :owners AND a.kind IN :kinds", Object[].class)
                 .setParameter("owners", owners).setParameter("kinds", kinds).getResultList()) {
             String key = row[1] + ":" + row[2];
             if (wanted.contains(key)) {
-                byKey.put(key, (java.util.UUID) row[0]);
+                byKey.put(key, (UUID) row[0]);
             }
         }
         // missing accounts are made in the ledger's one order of creation (kind, then owner): two transactions making
@@ -182,7 +195,7 @@ public class Ledger {
     }
 
     /** The accounts of this kind among the owners whose balance is below {@code threshold}. */
-    public List<BillingAccount> below(AccountKind kind, java.util.Collection<Long> owners, BigDecimal threshold) {
+    public List<BillingAccount> below(AccountKind kind, Collection<Long> owners, BigDecimal threshold) {
         if (owners.isEmpty()) {
             return List.of();
         }
@@ -208,8 +221,8 @@ public class Ledger {
         // a concurrent first use of the same account waits for the other insert and then inserts nothing
         int created = em.createNativeQuery("INSERT INTO billing_accounts (id, kind, owner_id, balance, held, created_at)"
                         + " VALUES (?, ?, ?, 0, 0, ?) ON CONFLICT DO NOTHING")
-                .setParameter(1, java.util.UUID.randomUUID()).setParameter(2, kind.name()).setParameter(3, owner)
-                .setParameter(4, java.sql.Timestamp.from(clock.instant())).executeUpdate();
+                .setParameter(1, UUID.randomUUID()).setParameter(2, kind.name()).setParameter(3, owner)
+                .setParameter(4, Timestamp.from(clock.instant())).executeUpdate();
         BillingAccount account = find(kind, owner).orElseThrow();
         if (created == 1 && kind == AccountKind.USER_BALANCE && Money.of(signupCredit).signum() > 0) {
             BigDecimal credit = Money.of(signupCredit);
@@ -221,7 +234,7 @@ public class Ledger {
     }
 
     /** The owner of the account {@code accountId}, if it exists. */
-    public Optional<Long> owner(java.util.UUID accountId) {
+    public Optional<Long> owner(UUID accountId) {
         return Optional.ofNullable(em.find(BillingAccount.class, accountId)).map(BillingAccount::ownerId);
     }
 
@@ -252,9 +265,9 @@ public class Ledger {
      * (a payout chunk): a later entry of the chunk then never waits for an account that a billing batch holding one
      * of the chunk's earlier accounts is waiting for.
      */
-    public void lockInOrder(java.util.Collection<java.util.UUID> accountIds) {
+    public void lockInOrder(Collection<UUID> accountIds) {
         em.flush();
-        for (var id : new java.util.TreeSet<>(accountIds)) {
+        for (var id : new TreeSet<>(accountIds)) {
             em.createNativeQuery("UPDATE billing_accounts SET held = held WHERE id = ?").setParameter(1, id)
                     .executeUpdate();
         }

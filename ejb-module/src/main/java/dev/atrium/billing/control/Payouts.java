@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -99,7 +100,7 @@ public class Payouts {
         Instant end = month.plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
         int paid = 0;
         // every account the chunk may move, locked up front in the ledger's one order
-        var chunkAccounts = new java.util.ArrayList<java.util.UUID>();
+        var chunkAccounts = new ArrayList<UUID>();
         // made, where missing, in the ledger's order of creation (kind, then owner), as a billing batch makes them
         developers.stream().sorted().forEach(d -> chunkAccounts.add(
                 ledger.account(AccountKind.DEVELOPER_EARNINGS, d).id()));

@@ -2,6 +2,7 @@ package dev.atrium.billing.control;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.List;
@@ -12,6 +13,7 @@ import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
+import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.EntryKind;
 import dev.atrium.billing.entity.Money;
 import dev.atrium.marketplace.control.UsageQueries;
@@ -45,7 +47,7 @@ public class Reconciliation {
     }
 
     /** The whole calendar month (UTC): its usage records and entries, and the ledger-wide checks. */
-    public Report of(java.time.YearMonth month) {
+    public Report of(YearMonth month) {
         return of(month.toString(), month.atDay(1), month.plusMonths(1).atDay(1));
     }
 
@@ -57,7 +59,7 @@ public class Reconciliation {
                         + "JournalEntry e, JournalLine l, BillingAccount a WHERE l.entryId = e.id AND a.id = l.accountId "
                         + "AND a.kind = :account AND e.kind = :kind "
                         + "AND e.occurredAt >= :start AND e.occurredAt < :end")
-                .setParameter("account", dev.atrium.billing.entity.AccountKind.USER_BALANCE)
+                .setParameter("account", AccountKind.USER_BALANCE)
                 .setParameter("kind", EntryKind.USAGE).setParameter("start", start).setParameter("end", end)
                 .getSingleResult();
         long entryCount = ((Number) entries[0]).longValue();

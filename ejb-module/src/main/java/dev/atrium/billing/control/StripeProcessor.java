@@ -2,11 +2,14 @@ package dev.atrium.billing.control;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -291,11 +294,11 @@ public class StripeProcessor implements PaymentProcessor {
         HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (java.net.http.HttpConnectTimeoutException e) {
+        } catch (HttpConnectTimeoutException e) {
             // no connection, so no request: Stripe cannot be reached, as for any other connection failure
             LOG.warning(() -> "Stripe could not be reached: " + e.getClass().getSimpleName());
             throw new BusinessException(Problem.UNAVAILABLE, "The payment processor cannot be reached");
-        } catch (java.net.http.HttpTimeoutException e) {
+        } catch (HttpTimeoutException e) {
             LOG.warning(() -> "Stripe did not answer " + what + " within " + timeoutSeconds + " s");
             throw new BusinessException(timedOut, timedOut == Problem.PAYMENT_TIMED_OUT ? "Payment timed out"
                     : "The payment processor is unavailable",
@@ -315,7 +318,7 @@ public class StripeProcessor implements PaymentProcessor {
     }
 
     static long cents(BigDecimal amount) {
-        return amount.movePointRight(2).setScale(0, java.math.RoundingMode.UNNECESSARY).longValueExact();
+        return amount.movePointRight(2).setScale(0, RoundingMode.UNNECESSARY).longValueExact();
     }
 
     static String encode(Map<String, String> form) {

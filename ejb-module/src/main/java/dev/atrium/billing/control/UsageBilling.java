@@ -5,7 +5,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.logging.Logger;
 
@@ -67,14 +71,14 @@ public class UsageBilling {
      * Bills several usage records in one transaction (the billing queue's batches): their holds settled together,
      * their entries posted with each account locked once. Throws, and nothing is billed, while any cannot be read.
      */
-    public int billAll(java.util.List<UUID> usageIds) {
+    public int billAll(List<UUID> usageIds) {
         var found = usages.billable(usageIds);
-        if (found.size() < new java.util.HashSet<>(usageIds).size()) {
+        if (found.size() < new HashSet<>(usageIds).size()) {
             throw new IllegalStateException("Some of " + usageIds.size() + " usage records were not found");
         }
         var settled = balances.settleAll(found.values().stream().map(UsageQueries.BillableUsage::holdId)
-                .filter(java.util.Objects::nonNull).toList());
-        var requests = new java.util.ArrayList<Ledger.Request>();
+                .filter(Objects::nonNull).toList());
+        var requests = new ArrayList<Ledger.Request>();
         for (var usage : found.values()) {
             BigDecimal price = chargeable(usage, settled.byHold());
             if (price.signum() == 0) {
@@ -111,7 +115,7 @@ public class UsageBilling {
      * A usage without a hold settled now is charged nothing: free, or billed before (its entry exists), or, if
      * neither, a charge nobody held, which is refused and logged (reconciliation names such records).
      */
-    private BigDecimal chargeable(UsageQueries.BillableUsage usage, java.util.Map<UUID, BigDecimal> settledHolds) {
+    private BigDecimal chargeable(UsageQueries.BillableUsage usage, Map<UUID, BigDecimal> settledHolds) {
         BigDecimal price = usage.priceCharged();
         BigDecimal held = usage.holdId() == null ? null : settledHolds.get(usage.holdId());
         if (price.signum() == 0 || held != null && price.compareTo(held) <= 0) {
@@ -133,7 +137,7 @@ public class UsageBilling {
 
     private void lowBalance(long userId, BigDecimal balance) {
         LocalDate today = LocalDate.now(clock.withZone(ZoneOffset.UTC));
-        if (!store.setIfAbsent("billing:low-balance:" + userId + ":" + today, "1", java.time.Duration.ofDays(2))) {
+        if (!store.setIfAbsent("billing:low-balance:" + userId + ":" + today, "1", Duration.ofDays(2))) {
             return;
         }
         String email = users.get(userId).email().value();

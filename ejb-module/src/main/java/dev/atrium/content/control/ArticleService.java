@@ -1,11 +1,13 @@
 package dev.atrium.content.control;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -45,8 +47,8 @@ public class ArticleService {
             .filterable("author_id", "authorId", Long.class)
             .filterable("status", "status", ArticleStatus.class)
             .filterable("slug", "slug", String.class)
-            .sortable("updated_at", "updatedAt", java.time.Instant.class, true)
-            .sortable("published_at", "publishedAt", java.time.Instant.class, false)
+            .sortable("updated_at", "updatedAt", Instant.class, true)
+            .sortable("published_at", "publishedAt", Instant.class, false)
             .sortable("title", "title", String.class, true)
             .filter("published", (cb, q, root, values) -> {
                 var wanted = values.stream().map(v -> Values.bool("published", v)).distinct().toList();
@@ -219,7 +221,7 @@ public class ArticleService {
         }
     }
 
-    private static <T> T inItem(int index, java.util.function.Supplier<T> work) {
+    private static <T> T inItem(int index, Supplier<T> work) {
         try {
             return work.get();
         } catch (BusinessException e) {

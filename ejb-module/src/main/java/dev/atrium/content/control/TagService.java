@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import jakarta.ejb.EJB;
@@ -23,6 +24,7 @@ import jakarta.persistence.criteria.Subquery;
 import dev.atrium.content.entity.Article;
 import dev.atrium.content.entity.ArticleStatus;
 import dev.atrium.content.entity.Tag;
+import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.query.Catalog;
 import dev.atrium.platform.query.EntityQuery;
 import dev.atrium.platform.query.ListQuery;
@@ -83,7 +85,7 @@ public class TagService {
             bySlug.putIfAbsent(Tag.slugOf(name), name);
         }
         if (bySlug.size() > Article.TAGS_MAX) {
-            throw dev.atrium.platform.error.BusinessException.validation("tags: at most " + Article.TAGS_MAX + " tags");
+            throw BusinessException.validation("tags: at most " + Article.TAGS_MAX + " tags");
         }
         var result = new LinkedHashSet<Tag>();
         bySlug.forEach((slug, name) -> result.add(find(slug).orElseGet(() -> {
@@ -93,7 +95,7 @@ public class TagService {
         return result;
     }
 
-    private java.util.Optional<Tag> find(String slug) {
+    private Optional<Tag> find(String slug) {
         return em.createQuery("select t from Tag t where t.slug = :slug", Tag.class)
                 .setParameter("slug", slug).getResultStream().findFirst();
     }

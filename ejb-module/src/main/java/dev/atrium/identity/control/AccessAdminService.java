@@ -1,13 +1,16 @@
 package dev.atrium.identity.control;
 
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
 import dev.atrium.identity.entity.Role;
+import dev.atrium.identity.entity.SigningKey;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
@@ -115,8 +118,8 @@ public class AccessAdminService {
     }
 
     /** Rotates the signing keys of the given algorithms (HS256, RS256); answers algorithm → new key id. */
-    public java.util.Map<String, String> rotateKeys(List<String> algorithms, Caller actor, RequestOrigin origin) {
-        var rotated = new java.util.LinkedHashMap<String, String>();
+    public Map<String, String> rotateKeys(List<String> algorithms, Caller actor, RequestOrigin origin) {
+        var rotated = new LinkedHashMap<String, String>();
         for (String algorithm : algorithms) {
             if (!KeyRing.HS256.equals(algorithm) && !KeyRing.RS256.equals(algorithm)) {
                 throw BusinessException.validation("algorithm: HS256 or RS256");
@@ -127,7 +130,7 @@ public class AccessAdminService {
         return rotated;
     }
 
-    public List<dev.atrium.identity.entity.SigningKey> keys() {
+    public List<SigningKey> keys() {
         return keyRing.keys();
     }
 

@@ -1,6 +1,8 @@
 package dev.atrium.identity.control;
 
+import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -79,8 +81,8 @@ public class Authenticator {
                 .map(u -> caller(u, "session", null, s.createdAt().plus(SessionService.LIFETIME), null, s.id())));
     }
 
-    Caller caller(User user, String kind, String tokenId, java.time.Instant expiresAt, String raw, String sessionId) {
-        var roles = java.util.Set.copyOf(user.roleNames());
+    Caller caller(User user, String kind, String tokenId, Instant expiresAt, String raw, String sessionId) {
+        var roles = Set.copyOf(user.roleNames());
         return new Caller(user.id(), user.username(), user.email().value(), user.role(), roles,
                 permissions.permissionsOf(roles), kind, tokenId, expiresAt, raw, sessionId);
     }

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.logging.Logger;
 
 import jakarta.ejb.EJB;
@@ -22,6 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
@@ -109,7 +111,7 @@ public class KeyRing {
 
     /** The public RS256 keys, current and previous, as published at {@code /.well-known/jwks.json}. */
     public JWKSet publicJwks() {
-        var keys = new ArrayList<com.nimbusds.jose.jwk.JWK>();
+        var keys = new ArrayList<JWK>();
         fresh().rsa().values().forEach(k -> keys.add(k.toPublicJWK()));
         return new JWKSet(keys);
     }
@@ -144,7 +146,7 @@ public class KeyRing {
         return Duration.ofSeconds(seconds + 60);
     }
 
-    private <T> Optional<T> lookup(java.util.function.Function<Snapshot, T> find) {
+    private <T> Optional<T> lookup(Function<Snapshot, T> find) {
         T found = find.apply(fresh());
         Instant now = clock.instant();
         if (found == null && Duration.between(lastMissReload, now).compareTo(MISS_RELOAD_SPACING) >= 0) {

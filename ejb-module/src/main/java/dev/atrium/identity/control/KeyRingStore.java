@@ -1,5 +1,6 @@
 package dev.atrium.identity.control;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -44,7 +45,7 @@ public class KeyRingStore {
      * Answers the new key, or empty when no rotation was due.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public Optional<SigningKey> rotate(String algorithm, Supplier<SigningKey> create, java.time.Duration keepPrevious,
+    public Optional<SigningKey> rotate(String algorithm, Supplier<SigningKey> create, Duration keepPrevious,
                                        Instant olderThan, Instant now) {
         lock();
         var current = current(algorithm);

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Optional;
 
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -71,7 +72,7 @@ public class PasswordService {
     /** A front end's own reset page; the token is appended as the {@code token} query parameter. */
     @Inject
     @ConfigProperty(name = "atrium.password.reset-url")
-    java.util.Optional<String> resetUrl;
+    Optional<String> resetUrl;
 
     /** Whether this can be a reset token at all (43 URL-safe characters), before anything is looked up. */
     public static boolean wellFormedResetToken(String token) {
@@ -143,7 +144,7 @@ public class PasswordService {
     public void reset(String token, String newPassword, RequestOrigin origin) {
         PasswordPolicy.check(newPassword);
         var stored = tokens.plausibleOpaque(token, "", "password reset token") ? store.getAndDelete(key(token))
-                : java.util.Optional.<String>empty();
+                : Optional.<String>empty();
         if (stored.isEmpty()) {
             throw BusinessException.badRequest("Reset link is invalid, used or expired");
         }

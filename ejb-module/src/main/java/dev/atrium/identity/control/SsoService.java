@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -97,7 +98,7 @@ public class SsoService {
     /** Consumes a ticket: once, within its lifetime, and only for the service it was issued to. */
     public TicketUser validate(String ticket, String service, RequestOrigin origin) {
         var stored = tokens.plausibleOpaque(ticket, "ST-", "service ticket") ? store.getAndDelete(key(ticket))
-                : java.util.Optional.<String>empty();
+                : Optional.<String>empty();
         var value = stored.map(v -> JSON.createReader(new StringReader(v)).readObject());
         boolean valid = value.isPresent()
                 && value.get().getString("service").equals(service == null ? "" : service.trim())

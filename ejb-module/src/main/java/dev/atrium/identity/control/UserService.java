@@ -1,6 +1,7 @@
 package dev.atrium.identity.control;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +14,8 @@ import jakarta.inject.Inject;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.platform.query.ListQuery;
+import dev.atrium.platform.query.Listing;
 
 /** Reading users and changing one's own profile; the identity context's public face for other contexts. */
 @Stateless
@@ -44,11 +47,11 @@ public class UserService {
     }
 
     /** A user as other contexts' administration pages show it. */
-    public record UserProfile(long id, String email, String username, String role, java.time.Instant createdAt) {
+    public record UserProfile(long id, String email, String username, String role, Instant createdAt) {
     }
 
     /** A page of users (list conventions of the administrators' user list) as profiles. */
-    public dev.atrium.platform.query.Listing<UserProfile> directory(dev.atrium.platform.query.ListQuery query) {
+    public Listing<UserProfile> directory(ListQuery query) {
         return users.list(query)
                 .map(u -> new UserProfile(u.id(), u.email().value(), u.username(), u.role(), u.createdAt()));
     }

@@ -1,11 +1,13 @@
 package dev.atrium.identity.entity;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Embedded;
@@ -165,7 +167,7 @@ public class User {
      */
     public void revokeCredentials(Instant now) {
         // whole seconds, like a token's iat: a credential issued later in the same second stays valid
-        this.credentialsValidAfter = now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        this.credentialsValidAfter = now.truncatedTo(ChronoUnit.SECONDS);
         this.updatedAt = now;
     }
 
@@ -364,7 +366,7 @@ public class User {
 
     /** The union of the permissions of the user's roles. */
     public Set<String> permissions() {
-        var codes = new java.util.TreeSet<String>();
+        var codes = new TreeSet<String>();
         roles.forEach(r -> codes.addAll(r.permissionCodes()));
         return codes;
     }

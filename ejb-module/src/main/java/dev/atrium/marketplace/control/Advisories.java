@@ -6,7 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,7 +42,7 @@ final class Advisories {
                     List<String> versions, List<List<Event>> ranges, Severity severity) {
 
         boolean affects(String version) {
-            java.util.Comparator<String> order = order();
+            Comparator<String> order = order();
             if (versions.stream().anyMatch(v -> order.compare(v, version) == 0)) {
                 return true;
             }
@@ -46,12 +50,12 @@ final class Advisories {
         }
 
         /** Debian's own version order for its packages, the generic one for the others. */
-        private java.util.Comparator<String> order() {
+        private Comparator<String> order() {
             return ecosystem.equals("Debian") ? DebianVersionOrder.INSTANCE : VersionOrder.INSTANCE;
         }
 
         /** Events in order: each introduced opens an interval that the next fixed or last_affected closes. */
-        private static boolean inRange(java.util.Comparator<String> order, List<Event> events, String version) {
+        private static boolean inRange(Comparator<String> order, List<Event> events, String version) {
             String introduced = null;
             for (Event e : events) {
                 switch (e.kind()) {
@@ -72,7 +76,7 @@ final class Advisories {
             return introduced != null && at(order, introduced, version);
         }
 
-        private static boolean at(java.util.Comparator<String> order, String introduced, String version) {
+        private static boolean at(Comparator<String> order, String introduced, String version) {
             return introduced.equals("0") || order.compare(version, introduced) >= 0;
         }
 
@@ -104,10 +108,10 @@ final class Advisories {
 
     private static String fingerprint(List<Advisory> advisories) {
         try {
-            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+            byte[] digest = MessageDigest.getInstance("SHA-256")
                     .digest(advisories.toString().getBytes(StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(digest, 0, 8);
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,9 +1,11 @@
 package dev.atrium.marketplace.control;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,12 +22,15 @@ import dev.atrium.marketplace.entity.TrustLevel;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.http.JsonInput;
+import dev.atrium.platform.telemetry.Tracing;
 import dev.atrium.sandbox.Executor;
 import dev.atrium.sandbox.Limits;
 import dev.atrium.sandbox.Network;
 import dev.atrium.sandbox.RunResult;
 import dev.atrium.sandbox.RunSpec;
 import dev.atrium.sandbox.SandboxRefused;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Runs one invocation of an agent's current version in the sandbox, in a slot of this instance's pool, outside any
@@ -52,7 +57,7 @@ public class AgentRunner {
      * Who the run is for: the user whose call started the chain, the agents already in it (outermost first), the
      * run's own id (the parent of the dependency calls it makes) and the invocation whose budget they draw on.
      */
-    public record Calling(long userId, List<java.util.UUID> chain, java.util.UUID runId, java.util.UUID rootRunId) {
+    public record Calling(long userId, List<UUID> chain, UUID runId, UUID rootRunId) {
 
         public Calling {
             chain = List.copyOf(chain);
@@ -62,13 +67,13 @@ public class AgentRunner {
     public static final String INVOKE_URL = "ATRIUM_INVOKE_URL";
     public static final String INVOKE_TOKEN = "ATRIUM_INVOKE_TOKEN";
     /** The token outlives the run's own limit by this much, so a call in its last second still authenticates. */
-    static final java.time.Duration TOKEN_GRACE = java.time.Duration.ofSeconds(5);
+    static final Duration TOKEN_GRACE = Duration.ofSeconds(5);
 
     @Inject
     DependencyTokens tokens;
 
     @Inject
-    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "atrium.http.port", defaultValue = "8080")
+    @ConfigProperty(name = "atrium.http.port", defaultValue = "8080")
     int httpPort;
 
     @Inject
@@ -84,7 +89,7 @@ public class AgentRunner {
     InvokeStages stages;
 
     @Inject
-    dev.atrium.platform.telemetry.Tracing tracing;
+    Tracing tracing;
 
     @EJB
     AgentSecretService secrets;

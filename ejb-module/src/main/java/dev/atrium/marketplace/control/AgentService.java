@@ -1,7 +1,10 @@
 package dev.atrium.marketplace.control;
 
+import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -44,7 +47,7 @@ public class AgentService {
             .sortable("downloads", "downloads", Long.class, true)
             .sortable("updated_at", "updatedAt", Instant.class, true)
             .sortable("name", "name", String.class, true)
-            .sortable("price_usd", "priceUsd", java.math.BigDecimal.class, true)
+            .sortable("price_usd", "priceUsd", BigDecimal.class, true)
             .filter(PriceRange.MIN, (cb, q, root, values) ->
                     cb.greaterThanOrEqualTo(root.get("priceUsd"), PriceRange.bound(PriceRange.MIN, values)))
             .filter(PriceRange.MAX_PARAMETER, (cb, q, root, values) ->
@@ -82,8 +85,8 @@ public class AgentService {
     }
 
     /** The agent's declared agent dependencies, each with the pricing of the listed agent it names. */
-    public java.util.List<DeclaredDependency> dependencies(Agent agent) {
-        var declared = new java.util.ArrayList<DeclaredDependency>();
+    public List<DeclaredDependency> dependencies(Agent agent) {
+        var declared = new ArrayList<DeclaredDependency>();
         for (var d : DependencyResolver.dependencies(agent.cardJson())) {
             String name = d.getString("name");
             var listed = em.createQuery("SELECT a FROM Agent a WHERE a.name = :name", Agent.class)

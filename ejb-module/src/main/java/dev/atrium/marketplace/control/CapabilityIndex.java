@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +119,7 @@ public final class CapabilityIndex implements Closeable {
                     // Lucene's cosine score is (1 + cos) / 2
                     found.add(new Neighbour(name, 2 * (double) d.score - 1, categories(name)));
                 }
-                found.sort(java.util.Comparator.comparingDouble(Neighbour::similarity).reversed()
+                found.sort(Comparator.comparingDouble(Neighbour::similarity).reversed()
                         .thenComparing(Neighbour::capability));
                 return List.copyOf(found);
             } finally {

@@ -6,8 +6,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
@@ -24,6 +26,7 @@ import com.networknt.schema.SpecificationVersion;
 
 import dev.atrium.marketplace.entity.AgentCard;
 import dev.atrium.marketplace.entity.Capability;
+import dev.atrium.marketplace.entity.Permissions;
 import dev.atrium.marketplace.entity.SemanticVersion;
 import dev.atrium.marketplace.entity.VersionRange;
 import dev.atrium.platform.http.JsonInput;
@@ -116,7 +119,7 @@ public final class CardValidator {
         return List.copyOf(problems);
     }
 
-    private boolean checkSchema(java.util.Set<SubmissionProblem> problems, JsonObject card, String field) {
+    private boolean checkSchema(Set<SubmissionProblem> problems, JsonObject card, String field) {
         if (!(card.get(field) instanceof JsonObject schema)) {
             return false;
         }
@@ -133,8 +136,8 @@ public final class CardValidator {
         return problems.size() == before;
     }
 
-    private void checkTestCases(java.util.Set<SubmissionProblem> problems, JsonObject card) {
-        if (!(card.get("test_cases") instanceof jakarta.json.JsonArray cases)) {
+    private void checkTestCases(Set<SubmissionProblem> problems, JsonObject card) {
+        if (!(card.get("test_cases") instanceof JsonArray cases)) {
             return;
         }
         Schema input = registry.getSchema(card.getJsonObject("input_schema").toString(), InputFormat.JSON);
@@ -145,14 +148,14 @@ public final class CardValidator {
         }
     }
 
-    private static void checkRuntime(java.util.Set<SubmissionProblem> problems, JsonObject card, boolean withBundle,
+    private static void checkRuntime(Set<SubmissionProblem> problems, JsonObject card, boolean withBundle,
                                      boolean withImage) {
         if (!(card.get("runtime") instanceof JsonObject runtime)) {
             return;
         }
         if (withImage) {
             // granted network and the invoke gateway go through the egress relay, a host program an image lacks
-            if (dev.atrium.marketplace.entity.Permissions.of(card.toString()).network()) {
+            if (Permissions.of(card.toString()).network()) {
                 problems.add(SubmissionProblem.card("/permissions/requires_network", "an agent shipped as an image "
                         + "archive cannot be given network on this platform yet"));
             }
@@ -180,7 +183,7 @@ public final class CardValidator {
      * Each agent dependency's range must parse, and an agent may not depend on itself. Whether the dependencies
      * exist and fit is the submission's question ({@code DependencyResolver}): it needs the registry.
      */
-    private static void checkDependencies(java.util.Set<SubmissionProblem> problems, JsonObject card) {
+    private static void checkDependencies(Set<SubmissionProblem> problems, JsonObject card) {
         if (!(card.get("dependencies") instanceof JsonObject dependencies)
                 || !(dependencies.get("agents") instanceof JsonArray agents)) {
             return;
@@ -208,11 +211,11 @@ public final class CardValidator {
      * A capability is named once, whichever form names it: {@code "x"} and {@code {"name": "x"}} are the same
      * capability, which the schema's {@code uniqueItems} cannot see.
      */
-    private static void checkCapabilityNames(java.util.Set<SubmissionProblem> problems, JsonObject card) {
+    private static void checkCapabilityNames(Set<SubmissionProblem> problems, JsonObject card) {
         if (!(card.get("capabilities") instanceof JsonArray capabilities)) {
             return;
         }
-        var seen = new java.util.HashMap<String, Integer>();
+        var seen = new HashMap<String, Integer>();
         for (int i = 0; i < capabilities.size(); i++) {
             JsonValue v = capabilities.get(i);
             String name = v instanceof JsonString s ? s.getString()
@@ -251,7 +254,7 @@ public final class CardValidator {
                 + "' must be the agent's version " + version;
     }
 
-    private static void report(java.util.Set<SubmissionProblem> problems, String prefix, List<Error> errors) {
+    private static void report(Set<SubmissionProblem> problems, String prefix, List<Error> errors) {
         for (Error e : errors) {
             String pointer = prefix + pointer(e);
             String message = e.getMessage();
@@ -309,7 +312,7 @@ public final class CardValidator {
     }
 
     private static List<String> strings(JsonObject object, String field) {
-        if (!(object.get(field) instanceof jakarta.json.JsonArray array)) {
+        if (!(object.get(field) instanceof JsonArray array)) {
             return List.of();
         }
         return array.stream().map(v -> ((JsonString) v).getString()).toList();

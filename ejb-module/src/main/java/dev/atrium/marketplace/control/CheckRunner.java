@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,7 +76,7 @@ final class CheckRunner {
         Limits bounded = limits.timeout().toNanos() > left ? limits.withTimeout(Duration.ofNanos(left)) : limits;
         Network network = AgentLimits.network(card.permissions(), TrustLevel.UNVERIFIED)
                 ? Network.to(card.permissions().allowedDomains()) : Network.NONE;
-        var env = new java.util.LinkedHashMap<String, String>();
+        var env = new LinkedHashMap<String, String>();
         if (image != null) {
             env.putAll(AgentRunner.imageEnvironment(image.env()));
         }

@@ -11,6 +11,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -102,17 +103,17 @@ final class ImagePackages {
                 && relative.getName(n - 3).toString().startsWith("@");
     }
 
-    private static java.util.Optional<String> read(Path file, int max, List<CheckFinding> notes, String name) {
+    private static Optional<String> read(Path file, int max, List<CheckFinding> notes, String name) {
         try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
             byte[] bytes = in.readNBytes(max + 1);
             if (bytes.length > max) {
                 notes.add(CheckFinding.low(name, "Not checked: larger than " + max + " bytes"));
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
-            return java.util.Optional.of(new String(bytes, StandardCharsets.UTF_8));
+            return Optional.of(new String(bytes, StandardCharsets.UTF_8));
         } catch (IOException e) {
             notes.add(CheckFinding.low(name, "Not checked: cannot be read"));
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 

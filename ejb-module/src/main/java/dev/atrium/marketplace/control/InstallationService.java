@@ -1,6 +1,7 @@
 package dev.atrium.marketplace.control;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.UUID;
 
 import jakarta.ejb.Stateless;
@@ -29,7 +30,7 @@ public class InstallationService {
             .id("id", UUID.class)
             .createdAt("installedAt")
             .filterable("agent_id", "agentId", UUID.class)
-            .sortable("installed_at", "installedAt", java.time.Instant.class, true);
+            .sortable("installed_at", "installedAt", Instant.class, true);
 
     /** An installation, and whether this request made it (false: it was installed already). */
     public record Installed(AgentInstallation installation, boolean created) {

@@ -26,6 +26,7 @@ import org.eclipse.microprofile.metrics.Tag;
 
 import dev.atrium.ai.control.TenantService;
 import dev.atrium.ai.entity.Tier;
+import dev.atrium.billing.control.Balances;
 import dev.atrium.identity.control.AlertService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
@@ -33,9 +34,12 @@ import dev.atrium.marketplace.entity.AgentRun;
 import dev.atrium.marketplace.entity.AgentUsage;
 import dev.atrium.marketplace.entity.Pricing;
 import dev.atrium.marketplace.entity.RunStatus;
+import dev.atrium.marketplace.entity.SemanticVersion;
+import dev.atrium.marketplace.entity.VersionRange;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.http.RateLimiter;
+import dev.atrium.platform.telemetry.Tracing;
 import dev.atrium.sandbox.Outcome;
 
 /**
@@ -116,7 +120,7 @@ public class InvokeGateway {
     DependencyTokens dependencyTokens;
 
     @Inject
-    dev.atrium.billing.control.Balances balances;
+    Balances balances;
 
     @Inject
     @ConfigProperty(name = "atrium.marketplace.dependencies.calls-per-run", defaultValue = "10")
@@ -163,7 +167,7 @@ public class InvokeGateway {
     static final String SPAN = "invoke.gateway";
 
     @Inject
-    dev.atrium.platform.telemetry.Tracing tracing;
+    Tracing tracing;
 
     @Inject
     InvokeStages stages;
@@ -233,8 +237,8 @@ public class InvokeGateway {
         var caller = new Invoker(grant.userId());
         var rate = rate(caller);
         AgentVersion version = routing.versionFor(agent, grant.userId(), pinnedMajor);
-        var declared = dev.atrium.marketplace.entity.VersionRange.parse(range);
-        if (!declared.contains(dev.atrium.marketplace.entity.SemanticVersion.parse(version.version()))) {
+        var declared = VersionRange.parse(range);
+        if (!declared.contains(SemanticVersion.parse(version.version()))) {
             throw BusinessException.conflict("Agent " + agent.name() + " would answer with version "
                     + version.version() + ", outside the declared range " + range);
         }

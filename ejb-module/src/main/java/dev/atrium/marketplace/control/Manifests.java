@@ -20,6 +20,7 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.InputSource;
+import org.xml.sax.helpers.DefaultHandler;
 
 import dev.atrium.platform.http.JsonInput;
 
@@ -145,7 +146,7 @@ final class Manifests {
             factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
             factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
             var builder = factory.newDocumentBuilder();
-            builder.setErrorHandler(new org.xml.sax.helpers.DefaultHandler());
+            builder.setErrorHandler(new DefaultHandler());
             doc = builder.parse(new InputSource(new StringReader(text)));
         } catch (Exception e) {
             problems.add(path + ": not a readable pom.xml");

@@ -1,11 +1,14 @@
 package dev.atrium.marketplace.control;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import dev.atrium.sandbox.ImageArchive;
 
 /** The marketplace's configuration ({@code atrium.marketplace.*}, also as {@code ATRIUM_MARKETPLACE_*}). */
 @ApplicationScoped
@@ -49,7 +52,7 @@ public class MarketplaceSettings {
     /** The OSV advisory file of the dependency check; blank for the one bundled with the application. */
     @Inject
     @ConfigProperty(name = "atrium.marketplace.advisories")
-    java.util.Optional<String> advisories;
+    Optional<String> advisories;
 
     /** How long the pre-listing checks of one submission may run the agent in all. */
     @Inject
@@ -75,8 +78,8 @@ public class MarketplaceSettings {
     }
 
     /** The caps of unpacking an image archive into a root file system. */
-    public dev.atrium.sandbox.ImageArchive.Caps imageCaps() {
-        return dev.atrium.sandbox.ImageArchive.Caps.of(imageMaxEntries, imageMaxUnpackedBytes);
+    public ImageArchive.Caps imageCaps() {
+        return ImageArchive.Caps.of(imageMaxEntries, imageMaxUnpackedBytes);
     }
 
     public BundleInspector inspector() {

@@ -1,5 +1,6 @@
 package dev.atrium.marketplace.control;
 
+import java.sql.Date;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -134,12 +135,12 @@ public class QualityScoring {
             days.add(new Day(first.plusDays(i), number(row[2 * i]), number(row[2 * i + 1])));
         }
         em.createNativeQuery("DELETE FROM agent_daily_quality WHERE agent_id = ? AND on_day >= ?")
-                .setParameter(1, agent.id()).setParameter(2, java.sql.Date.valueOf(first)).executeUpdate();
+                .setParameter(1, agent.id()).setParameter(2, Date.valueOf(first)).executeUpdate();
         for (Day d : days) {
             if (d.calls() > 0) {
                 em.createNativeQuery("INSERT INTO agent_daily_quality (agent_id, on_day, calls, successes) "
                                 + "VALUES (?, ?, ?, ?)")
-                        .setParameter(1, agent.id()).setParameter(2, java.sql.Date.valueOf(d.day()))
+                        .setParameter(1, agent.id()).setParameter(2, Date.valueOf(d.day()))
                         .setParameter(3, d.calls()).setParameter(4, d.successes()).executeUpdate();
             }
         }

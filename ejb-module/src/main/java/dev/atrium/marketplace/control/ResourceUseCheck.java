@@ -3,6 +3,7 @@ package dev.atrium.marketplace.control;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import dev.atrium.marketplace.entity.CheckFinding;
 import dev.atrium.sandbox.Limits;
@@ -51,7 +52,7 @@ final class ResourceUseCheck {
         if (bounds == null) {
             return new Measured(findings, "No smoke run to measure");
         }
-        String memory = peak > 0 ? String.format(java.util.Locale.ROOT, "%.1f MB", peak / (double) Limits.MIB)
+        String memory = peak > 0 ? String.format(Locale.ROOT, "%.1f MB", peak / (double) Limits.MIB)
                 : "not reported by the sandbox";
         return new Measured(findings, "Longest smoke run " + millis(longest) + " of " + bounds.timeout().toSeconds()
                 + " s allowed; peak memory " + memory + " of " + bounds.memoryBytes() / Limits.MIB + " MB");

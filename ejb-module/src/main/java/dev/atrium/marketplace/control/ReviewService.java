@@ -41,7 +41,7 @@ public class ReviewService {
             .filterable("agent_id", "agentId", UUID.class)
             .filterable("author_id", "authorId", Long.class)
             .filterable("name", "name", String.class)
-            .sortable("review_due_at", "reviewDueAt", java.time.Instant.class, true)
+            .sortable("review_due_at", "reviewDueAt", Instant.class, true)
             .search("name");
 
     @PersistenceContext(unitName = "atrium")

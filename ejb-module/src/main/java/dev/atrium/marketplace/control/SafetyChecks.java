@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,6 +22,7 @@ import dev.atrium.marketplace.entity.CheckResult;
 import dev.atrium.marketplace.entity.SafetyReport;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
+import dev.atrium.sandbox.BundlePaths;
 import dev.atrium.sandbox.BundleRefused;
 import dev.atrium.sandbox.BundleUnpacker;
 import dev.atrium.sandbox.Executor;
@@ -191,9 +194,9 @@ public class SafetyChecks {
             candidates.add(program.substring(0, Math.max(1, program.lastIndexOf('/'))));
         }
         for (String candidate : candidates) {
-            String relative = dev.atrium.sandbox.BundlePaths.normalize(candidate);
-            if (relative.isEmpty() || dev.atrium.sandbox.BundlePaths.unsafeName(relative) != null
-                    || java.util.Set.of("bin", "sbin", "usr", "usr/bin", "usr/sbin", "usr/local/bin", "lib", "etc")
+            String relative = BundlePaths.normalize(candidate);
+            if (relative.isEmpty() || BundlePaths.unsafeName(relative) != null
+                    || Set.of("bin", "sbin", "usr", "usr/bin", "usr/sbin", "usr/local/bin", "lib", "etc")
                     .contains(relative)) {
                 continue;
             }
@@ -201,7 +204,7 @@ public class SafetyChecks {
             boolean real = true;
             for (String segment : relative.split("/")) {
                 at = at.resolve(segment);
-                if (Files.isSymbolicLink(at) || !Files.isDirectory(at, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                if (Files.isSymbolicLink(at) || !Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
                     real = false;
                     break;
                 }

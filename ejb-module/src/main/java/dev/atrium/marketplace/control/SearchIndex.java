@@ -2,10 +2,12 @@ package dev.atrium.marketplace.control;
 
 import static dev.atrium.platform.http.JsonProviders.JSON;
 
+import java.io.StringReader;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -168,7 +170,7 @@ public class SearchIndex {
     }
 
     private static Map<String, float[]> embed(Embeddings embeddings, List<String> names) {
-        var vectors = new java.util.LinkedHashMap<String, float[]>();
+        var vectors = new LinkedHashMap<String, float[]>();
         var each = embedEach(embeddings, names);
         for (int i = 0; i < names.size(); i++) {
             vectors.putIfAbsent(names.get(i), each.get(i));
@@ -189,13 +191,13 @@ public class SearchIndex {
     }
 
     private static List<String> strings(String jsonArray) {
-        try (var reader = JSON.createReader(new java.io.StringReader(jsonArray))) {
+        try (var reader = JSON.createReader(new StringReader(jsonArray))) {
             return reader.readArray().stream().map(v -> ((JsonString) v).getString()).toList();
         }
     }
 
     private static List<String> strings(String jsonObject, String field) {
-        try (var reader = JSON.createReader(new java.io.StringReader(jsonObject))) {
+        try (var reader = JSON.createReader(new StringReader(jsonObject))) {
             var object = reader.readObject();
             return object.containsKey(field)
                     ? object.getJsonArray(field).stream().map(v -> ((JsonString) v).getString()).toList()

@@ -12,6 +12,7 @@ import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
 import dev.atrium.marketplace.entity.Agent;
+import dev.atrium.marketplace.entity.AgentCard;
 import dev.atrium.platform.error.BusinessException;
 
 /**
@@ -92,7 +93,7 @@ public class SearchService {
         if (analysis.requiredCapabilities().isEmpty()) {
             return new Recommendation(analysis, new Result(List.of(), 0));
         }
-        String query = analysis.requiredCapabilities().stream().map(dev.atrium.marketplace.entity.AgentCard::words)
+        String query = analysis.requiredCapabilities().stream().map(AgentCard::words)
                 .collect(Collectors.joining(" "));
         return new Recommendation(analysis, resolve(idx.vector(embeddings.embed(query), null, topK)));
     }

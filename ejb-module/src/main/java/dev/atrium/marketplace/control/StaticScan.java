@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -322,7 +323,7 @@ final class StaticScan {
         }
 
         int of(int offset) {
-            int i = java.util.Arrays.binarySearch(newlines, offset);
+            int i = Arrays.binarySearch(newlines, offset);
             return (i >= 0 ? i : -i - 1) + 1;
         }
     }

@@ -1,7 +1,9 @@
 package dev.atrium.marketplace.control;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,8 +33,8 @@ public final class TaskAnalyzer {
     }
 
     private final TextEmbedder embedder;
-    private final Map<String, float[]> categories = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(64, 0.75f, true) {
+    private final Map<String, float[]> categories = Collections.synchronizedMap(
+            new LinkedHashMap<>(64, 0.75f, true) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
                     return size() > CACHE_SIZE;

@@ -1,16 +1,32 @@
 package dev.atrium.marketplace.control;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.Timestamp;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.criteria.Predicate;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentUsage;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.query.Catalog;
+import dev.atrium.platform.query.EntityQuery;
+import dev.atrium.platform.query.ListQuery;
+import dev.atrium.platform.query.Listing;
 
 /** What billing reads of the marketplace's usage records: the facts of one priced invocation, by id. */
 @Stateless
@@ -22,35 +38,35 @@ public class UsageQueries {
     }
 
     /** The caller's usage records: filters {@code agent_id}, {@code month} (YYYY-MM, UTC), {@code succeeded}. */
-    static final dev.atrium.platform.query.Catalog<AgentUsage> USAGE = dev.atrium.platform.query.Catalog
+    static final Catalog<AgentUsage> USAGE = Catalog
             .of(AgentUsage.class).id("id", UUID.class).createdAt("timestamp")
             .filterable("agent_id", "agentId", UUID.class)
             .filterable("succeeded", "succeeded", Boolean.class)
             .sortable("price_charged", "priceCharged", BigDecimal.class, true)
             .filter("month", (cb, q, root, values) -> {
-                var any = new java.util.ArrayList<jakarta.persistence.criteria.Predicate>();
+                var any = new ArrayList<Predicate>();
                 for (String v : values) {
-                    java.time.YearMonth month = month(v);
+                    YearMonth month = month(v);
                     any.add(cb.and(cb.greaterThanOrEqualTo(root.get("timestamp"), start(month)),
                             cb.lessThan(root.get("timestamp"), start(month.plusMonths(1)))));
                 }
-                return cb.or(any.toArray(jakarta.persistence.criteria.Predicate[]::new));
+                return cb.or(any.toArray(Predicate[]::new));
             });
 
     /** A calendar month, YYYY-MM; 422 otherwise. */
-    public static java.time.YearMonth month(String text) {
+    public static YearMonth month(String text) {
         try {
             if (text != null && text.matches("[0-9]{4}-[0-9]{2}")) {
-                return java.time.YearMonth.parse(text);
+                return YearMonth.parse(text);
             }
-        } catch (java.time.DateTimeException e) {
+        } catch (DateTimeException e) {
             // answered below
         }
-        throw dev.atrium.platform.error.BusinessException.validation("month: a calendar month as YYYY-MM");
+        throw BusinessException.validation("month: a calendar month as YYYY-MM");
     }
 
-    static Instant start(java.time.YearMonth month) {
-        return month.atDay(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
+    static Instant start(YearMonth month) {
+        return month.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
     }
 
     /** One agent's figures for a developer's month: successful calls, what callers paid, the developer's 70 %. */
@@ -61,13 +77,13 @@ public class UsageQueries {
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
-    public dev.atrium.platform.query.Listing<AgentUsage> mine(long userId, dev.atrium.platform.query.ListQuery query) {
-        return new dev.atrium.platform.query.EntityQuery<>(em, USAGE).list(query,
+    public Listing<AgentUsage> mine(long userId, ListQuery query) {
+        return new EntityQuery<>(em, USAGE).list(query,
                 (cb, q, root) -> cb.equal(root.get("userId"), userId));
     }
 
     /** The month's successful calls of the developer's agents, per agent, by name. */
-    public java.util.List<AgentRevenue> revenue(long developerId, java.time.YearMonth month) {
+    public List<AgentRevenue> revenue(long developerId, YearMonth month) {
         var rows = em.createQuery("SELECT a.id, a.name, COUNT(u), SUM(u.priceCharged), SUM(u.developerShare) "
                         + "FROM AgentUsage u, Agent a WHERE a.id = u.agentId AND a.authorId = :author "
                         + "AND u.succeeded = TRUE AND u.timestamp >= :start AND u.timestamp < :end "
@@ -88,12 +104,12 @@ public class UsageQueries {
      * EclipseLink binds 1 on H2, which H2 will not compare with a boolean.
      */
     @SuppressWarnings("unchecked")
-    public java.util.List<AgentDay> byAgent(Instant start, Instant end) {
-        java.util.List<Object[]> rows = em.createNativeQuery("SELECT a.id, a.name, COUNT(*), "
+    public List<AgentDay> byAgent(Instant start, Instant end) {
+        List<Object[]> rows = em.createNativeQuery("SELECT a.id, a.name, COUNT(*), "
                         + "SUM(CASE WHEN u.succeeded THEN 1 ELSE 0 END), SUM(u.price_charged), SUM(u.developer_share) "
                         + "FROM agent_usage_records u JOIN agents a ON a.id = u.agent_id "
                         + "WHERE u.recorded_at >= ? AND u.recorded_at < ? GROUP BY a.id, a.name ORDER BY a.name")
-                .setParameter(1, java.sql.Timestamp.from(start)).setParameter(2, java.sql.Timestamp.from(end))
+                .setParameter(1, Timestamp.from(start)).setParameter(2, Timestamp.from(end))
                 .getResultList();
         return rows.stream().map(r -> new AgentDay((UUID) r[0], (String) r[1], ((Number) r[2]).longValue(),
                 ((Number) r[3]).longValue(), money(r[4]), money(r[5]))).toList();
@@ -111,7 +127,7 @@ public class UsageQueries {
     }
 
     /** The ids of the usage records between the instants that were charged. */
-    public java.util.List<UUID> chargedIdsOn(Instant start, Instant end) {
+    public List<UUID> chargedIdsOn(Instant start, Instant end) {
         return em.createQuery("SELECT u.id FROM AgentUsage u WHERE u.priceCharged > 0 AND u.timestamp >= :start "
                         + "AND u.timestamp < :end", UUID.class)
                 .setParameter("start", start).setParameter("end", end).getResultList();
@@ -121,7 +137,7 @@ public class UsageQueries {
      * The usage records between the instants charged above what admission held for them: a price with no hold, or
      * above the decided maximum (records older than that decision carry none and are left out).
      */
-    public java.util.List<UUID> chargedAboveDecision(Instant start, Instant end, int max) {
+    public List<UUID> chargedAboveDecision(Instant start, Instant end, int max) {
         return em.createQuery("SELECT u.id FROM AgentUsage u WHERE u.priceCharged > 0 AND u.timestamp >= :start "
                         + "AND u.timestamp < :end AND u.maxCharge IS NOT NULL AND (u.holdId IS NULL "
                         + "OR u.priceCharged > u.maxCharge) ORDER BY u.id", UUID.class)
@@ -129,20 +145,20 @@ public class UsageQueries {
     }
 
     private static BigDecimal money(Object value) {
-        return (value == null ? BigDecimal.ZERO : (BigDecimal) value).setScale(6, java.math.RoundingMode.HALF_EVEN);
+        return (value == null ? BigDecimal.ZERO : (BigDecimal) value).setScale(6, RoundingMode.HALF_EVEN);
     }
 
     /** Several usage records at once (one query), by id; ids not found are left out. */
-    public java.util.Map<UUID, BillableUsage> billable(java.util.Collection<UUID> usageIds) {
+    public Map<UUID, BillableUsage> billable(Collection<UUID> usageIds) {
         if (usageIds.isEmpty()) {
-            return java.util.Map.of();
+            return Map.of();
         }
         // only the columns billing needs: managed usage and agent entities (the agent with its card) would be
         // compared again at each of the batch's flushes
         var rows = em.createQuery("SELECT u.id, u.userId, a.id, a.name, a.authorId, u.priceCharged, u.holdId, "
                 + "u.timestamp FROM AgentUsage u, Agent a WHERE a.id = u.agentId AND u.id IN :ids", Object[].class)
                 .setParameter("ids", usageIds).getResultList();
-        var result = new java.util.HashMap<UUID, BillableUsage>();
+        var result = new HashMap<UUID, BillableUsage>();
         for (Object[] r : rows) {
             result.put((UUID) r[0], new BillableUsage((UUID) r[0], ((Number) r[1]).longValue(), (UUID) r[2],
                     (String) r[3], ((Number) r[4]).longValue(), (BigDecimal) r[5], (UUID) r[6], (Instant) r[7]));

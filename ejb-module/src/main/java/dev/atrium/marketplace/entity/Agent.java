@@ -15,6 +15,9 @@ import jakarta.persistence.Version;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.persistence.NullableUuidConverter;
 
+import org.eclipse.persistence.annotations.Convert;
+import org.eclipse.persistence.annotations.Converter;
+
 /**
  * The agent record of spec 03: identity, status, counters and ranking, the spec's listing fields copied from the
  * version it shows, which version serves ({@code current}) and the rollout of the next one ({@code candidate}).
@@ -88,13 +91,13 @@ public class Agent {
     private double rankingScore;
 
     @Column(name = "current_version_id")
-    @org.eclipse.persistence.annotations.Converter(name = NullableUuidConverter.NAME,
+    @Converter(name = NullableUuidConverter.NAME,
             converterClass = NullableUuidConverter.class)
-    @org.eclipse.persistence.annotations.Convert(NullableUuidConverter.NAME)
+    @Convert(NullableUuidConverter.NAME)
     private UUID currentVersionId;
 
     @Column(name = "candidate_version_id")
-    @org.eclipse.persistence.annotations.Convert(NullableUuidConverter.NAME)
+    @Convert(NullableUuidConverter.NAME)
     private UUID candidateVersionId;
 
     @Enumerated(EnumType.STRING)

@@ -11,6 +11,9 @@ import jakarta.persistence.Table;
 
 import dev.atrium.platform.persistence.NullableUuidConverter;
 
+import org.eclipse.persistence.annotations.Convert;
+import org.eclipse.persistence.annotations.Converter;
+
 /**
  * The spec's usage record of one invocation, plus the agent version, the run and the pricing model that set the
  * price. Immutable: written once in the transaction that announces it ({@code UsageRecorded}); billing builds on it.
@@ -66,22 +69,22 @@ public class AgentUsage {
     private boolean succeeded;
 
     @Column(name = "hold_id", updatable = false)
-    @org.eclipse.persistence.annotations.Converter(name = "usageHoldId", converterClass = NullableUuidConverter.class)
-    @org.eclipse.persistence.annotations.Convert("usageHoldId")
+    @Converter(name = "usageHoldId", converterClass = NullableUuidConverter.class)
+    @Convert("usageHoldId")
     private UUID holdId;
 
     @Column(name = "max_charge", updatable = false, precision = 19, scale = 6)
     private BigDecimal maxCharge;
 
     @Column(name = "parent_run_id", updatable = false)
-    @org.eclipse.persistence.annotations.Converter(name = "usageParentRunId",
+    @Converter(name = "usageParentRunId",
             converterClass = NullableUuidConverter.class)
-    @org.eclipse.persistence.annotations.Convert("usageParentRunId")
+    @Convert("usageParentRunId")
     private UUID parentRunId;
 
     @Column(name = "root_run_id", updatable = false)
-    @org.eclipse.persistence.annotations.Converter(name = "usageRootRunId", converterClass = NullableUuidConverter.class)
-    @org.eclipse.persistence.annotations.Convert("usageRootRunId")
+    @Converter(name = "usageRootRunId", converterClass = NullableUuidConverter.class)
+    @Convert("usageRootRunId")
     private UUID rootRunId;
 
     protected AgentUsage() {

@@ -3,6 +3,12 @@ package dev.atrium.marketplace.entity;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
@@ -128,7 +134,7 @@ public class AgentVersion {
      * The embeddings of the card's capabilities, in the card's order, by the model of {@link #embeddingModel()}: set
      * with the card's embedding, or later for versions stored before capabilities were embedded.
      */
-    public void embedCapabilities(java.util.List<float[]> vectors) {
+    public void embedCapabilities(List<float[]> vectors) {
         if (vectors == null) {
             this.capabilityEmbeddings = null;
             return;
@@ -150,28 +156,28 @@ public class AgentVersion {
      * The stored capability embeddings, one per capability of {@code capabilities} (the card's, in its order), when
      * they were computed by {@code model} for exactly that many; empty otherwise.
      */
-    public java.util.Optional<java.util.Map<String, float[]>> capabilityEmbeddings(java.util.List<String> capabilities,
+    public Optional<Map<String, float[]>> capabilityEmbeddings(List<String> capabilities,
                                                                                  String model) {
-        if (capabilityEmbeddings == null || !java.util.Objects.equals(model, embeddingModel)) {
-            return java.util.Optional.empty();
+        if (capabilityEmbeddings == null || !Objects.equals(model, embeddingModel)) {
+            return Optional.empty();
         }
         if (capabilities.isEmpty()) {
-            return capabilityEmbeddings.length == 0 ? java.util.Optional.of(java.util.Map.of())
-                    : java.util.Optional.empty();
+            return capabilityEmbeddings.length == 0 ? Optional.of(Map.of())
+                    : Optional.empty();
         }
         int floats = capabilityEmbeddings.length / Float.BYTES;
         if (floats == 0 || floats % capabilities.size() != 0) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         int dimension = floats / capabilities.size();
         var all = ByteBuffer.wrap(capabilityEmbeddings).asFloatBuffer();
-        var vectors = new java.util.LinkedHashMap<String, float[]>();
+        var vectors = new LinkedHashMap<String, float[]>();
         for (String c : capabilities) {
             float[] v = new float[dimension];
             all.get(v);
             vectors.putIfAbsent(c, v);
         }
-        return java.util.Optional.of(java.util.Collections.unmodifiableMap(vectors));
+        return Optional.of(Collections.unmodifiableMap(vectors));
     }
 
     /** A rollout dropped this version for its quality. */

@@ -3,14 +3,20 @@ package dev.atrium.platform.batch;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.Date;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
+import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 import jakarta.batch.operations.JobExecutionAlreadyCompleteException;
 import jakarta.batch.operations.JobExecutionNotMostRecentException;
+import jakarta.batch.operations.JobExecutionNotRunningException;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.operations.JobRestartException;
 import jakarta.batch.operations.NoSuchJobException;
@@ -23,11 +29,14 @@ import jakarta.batch.runtime.JobExecution;
 import jakarta.batch.runtime.JobInstance;
 import jakarta.batch.runtime.Metric;
 import jakarta.batch.runtime.StepExecution;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.Config;
 
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.kv.KeyValueStore;
 
 /**
  * Starting Jakarta Batch jobs by name (from a schedule or an administrator) and reading their executions. The
@@ -36,13 +45,13 @@ import dev.atrium.platform.error.BusinessException;
 @ApplicationScoped
 public class BatchJobs {
 
-    @jakarta.inject.Inject
-    dev.atrium.platform.kv.KeyValueStore store;
+    @Inject
+    KeyValueStore store;
 
-    @jakarta.ejb.EJB
+    @EJB
     ExecutionLeases leases;
 
-    @jakarta.inject.Inject
+    @Inject
     Config config;
 
     /**
@@ -54,7 +63,7 @@ public class BatchJobs {
      */
     public static final String SCHEDULES_PAUSED = "atrium.batch.schedules.paused";
 
-    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(BatchJobs.class.getName());
+    private static final Logger LOG = Logger.getLogger(BatchJobs.class.getName());
 
     private static final Duration STEP_START_WAIT = Duration.ofSeconds(10);
 
@@ -101,7 +110,7 @@ public class BatchJobs {
             return List.of("STARTING", "STARTED", "STOPPING").contains(status);
         }
 
-        private static Instant instant(java.util.Date date) {
+        private static Instant instant(Date date) {
             return date == null ? null : date.toInstant();
         }
     }
@@ -125,21 +134,21 @@ public class BatchJobs {
      * {@code keep}) starts it, as schedules firing on every instance need; answers the execution, or empty when
      * another instance claimed it first. The parameters are name, value pairs.
      */
-    public java.util.OptionalLong startOnce(String claim, java.time.Duration keep, String jobName,
+    public OptionalLong startOnce(String claim, Duration keep, String jobName,
                                             String... parameters) {
         if (schedulePaused(jobName)) {
             LOG.info(() -> "The schedule of " + jobName + " is paused (" + SCHEDULES_PAUSED + "): " + claim
                     + " not started");
-            return java.util.OptionalLong.empty();
+            return OptionalLong.empty();
         }
         if (!store.setIfAbsent("batch-claim:" + claim, "1", keep)) {
-            return java.util.OptionalLong.empty();
+            return OptionalLong.empty();
         }
         var properties = new Properties();
         for (int i = 0; i + 1 < parameters.length; i += 2) {
             properties.setProperty(parameters[i], parameters[i + 1]);
         }
-        return java.util.OptionalLong.of(start(jobName, properties));
+        return OptionalLong.of(start(jobName, properties));
     }
 
     /** Whether {@value #SCHEDULES_PAUSED} holds the job's schedule back now. */
@@ -148,14 +157,14 @@ public class BatchJobs {
     }
 
     static boolean paused(String setting, String jobName) {
-        String value = setting == null ? "" : setting.trim().toLowerCase(java.util.Locale.ROOT);
+        String value = setting == null ? "" : setting.trim().toLowerCase(Locale.ROOT);
         if (value.isEmpty() || value.equals("none") || value.equals("false")) {
             return false;
         }
         if (value.equals("all") || value.equals("true") || value.equals("*")) {
             return true;
         }
-        return java.util.Arrays.stream(value.split(",")).map(String::trim).anyMatch(jobName::equals);
+        return Arrays.stream(value.split(",")).map(String::trim).anyMatch(jobName::equals);
     }
 
     public Optional<Execution> execution(long id) {
@@ -263,7 +272,7 @@ public class BatchJobs {
             operator().stop(id);
         } catch (NoSuchJobExecutionException e) {
             throw BusinessException.notFound("Batch execution");
-        } catch (jakarta.batch.operations.JobExecutionNotRunningException e) {
+        } catch (JobExecutionNotRunningException e) {
             throw BusinessException.conflict("Batch execution " + id + " is not running");
         }
         return execution(id).orElseThrow(() -> BusinessException.notFound("Batch execution"));

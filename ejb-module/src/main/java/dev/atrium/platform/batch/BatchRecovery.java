@@ -2,6 +2,8 @@ package dev.atrium.platform.batch;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.logging.Logger;
 
@@ -72,9 +74,9 @@ public class BatchRecovery {
 
     /** Restarts what lies dead; answers the new executions. */
     public List<Long> recover() {
-        var restarted = new java.util.ArrayList<Long>();
+        var restarted = new ArrayList<Long>();
         for (String job : recovered) {
-            var seen = new java.util.HashSet<Long>();
+            var seen = new HashSet<Long>();
             for (var execution : jobs.executions(job.strip(), INSTANCES)) {
                 // only the latest execution of an instance can be restarted
                 if (!seen.add(execution.instanceId()) || !dead(execution)) {

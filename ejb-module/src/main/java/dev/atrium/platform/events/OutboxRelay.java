@@ -2,7 +2,11 @@ package dev.atrium.platform.events;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -205,7 +209,7 @@ public class OutboxRelay {
 
     /** {@link #publish(Messaging, List, java.util.Map, Tracer)} with every event a message of its own, untraced. */
     static void publish(Messaging broker, List<OutboxEvent> events) {
-        publish(broker, events, java.util.Map.of(), OpenTelemetry.noop().getTracer(Tracing.SCOPE));
+        publish(broker, events, Map.of(), OpenTelemetry.noop().getTracer(Tracing.SCOPE));
     }
 
     /**
@@ -216,9 +220,9 @@ public class OutboxRelay {
      * line ({@link #messages}). A message whose events were written in a trace is sent in a producer span of that trace
      * ({@link #traced}).
      */
-    static void publish(Messaging broker, List<OutboxEvent> events, java.util.Map<String, Integer> packs,
+    static void publish(Messaging broker, List<OutboxEvent> events, Map<String, Integer> packs,
                         Tracer tracer) {
-        var spans = new java.util.ArrayList<Span>();
+        var spans = new ArrayList<Span>();
         var messages = groups(events, packs).stream().map(group -> traced(group, tracer, spans)).toList();
         try {
             send(broker, messages);
@@ -250,7 +254,7 @@ public class OutboxRelay {
      */
     static Messaging.Outgoing traced(List<OutboxEvent> group, Tracer tracer, List<Span> spans) {
         var message = message(group);
-        var parents = group.stream().map(OutboxEvent::traceParent).filter(java.util.Objects::nonNull).toList();
+        var parents = group.stream().map(OutboxEvent::traceParent).filter(Objects::nonNull).toList();
         if (parents.isEmpty()) {
             return message;
         }
@@ -281,14 +285,14 @@ public class OutboxRelay {
      * per id. A payload holding a line break is never packed.
      */
     static List<Messaging.Outgoing> messages(List<OutboxEvent> events,
-                                                    java.util.Map<String, Integer> packs) {
+                                                    Map<String, Integer> packs) {
         return groups(events, packs).stream().map(OutboxRelay::message).toList();
     }
 
     /** The events of each message of {@link #messages}, in the same order. */
-    static List<List<OutboxEvent>> groups(List<OutboxEvent> events, java.util.Map<String, Integer> packs) {
-        var groups = new java.util.ArrayList<List<OutboxEvent>>();
-        var packing = new java.util.LinkedHashMap<String, List<OutboxEvent>>();
+    static List<List<OutboxEvent>> groups(List<OutboxEvent> events, Map<String, Integer> packs) {
+        var groups = new ArrayList<List<OutboxEvent>>();
+        var packing = new LinkedHashMap<String, List<OutboxEvent>>();
         for (var event : events) {
             Integer size = event.broadcast() ? null : packs.get(event.destination());
             if (size == null || size < 2 || event.payload().indexOf('\n') >= 0 || event.payload().indexOf('\r') >= 0) {
@@ -299,7 +303,7 @@ public class OutboxRelay {
                 groups.add(List.of(event));
                 continue;
             }
-            var pack = packing.computeIfAbsent(event.destination(), d -> new java.util.ArrayList<>());
+            var pack = packing.computeIfAbsent(event.destination(), d -> new ArrayList<>());
             pack.add(event);
             if (pack.size() == size) {
                 groups.add(packing.remove(event.destination()));

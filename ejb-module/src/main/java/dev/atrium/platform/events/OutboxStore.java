@@ -1,10 +1,13 @@
 package dev.atrium.platform.events;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 import java.util.logging.Logger;
 
 import jakarta.ejb.Stateless;
@@ -13,6 +16,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceException;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -91,7 +95,7 @@ public class OutboxStore {
         // by primary key, in one JDBC batch (one round trip): a JPQL bulk update would have EclipseLink match every
         // event of the persistence context against the whole id list in memory, which cost the relay most of its time
         int marked = 0;
-        try (var update = em.unwrap(java.sql.Connection.class).prepareStatement(
+        try (var update = em.unwrap(Connection.class).prepareStatement(
                 "UPDATE outbox_events SET sent_at = ?, attempts = attempts + 1, next_attempt_at = NULL WHERE id = ?")) {
             var at = clock.instant().atOffset(ZoneOffset.UTC);
             for (var event : due) {
@@ -102,8 +106,8 @@ public class OutboxStore {
             for (int count : update.executeBatch()) {
                 marked += count;
             }
-        } catch (java.sql.SQLException e) {
-            throw new jakarta.persistence.PersistenceException("Marking " + due.size() + " events sent failed", e);
+        } catch (SQLException e) {
+            throw new PersistenceException("Marking " + due.size() + " events sent failed", e);
         }
         return new Round(marked, false);
     }
@@ -125,8 +129,8 @@ public class OutboxStore {
 
     /** When the oldest event not yet sent was written; empty when none waits. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public java.util.Optional<Instant> oldestPending() {
-        return java.util.Optional.ofNullable(em.createQuery(
+    public Optional<Instant> oldestPending() {
+        return Optional.ofNullable(em.createQuery(
                 "SELECT MIN(e.createdAt) FROM OutboxEvent e WHERE e.sentAt IS NULL", Instant.class).getSingleResult());
     }
 

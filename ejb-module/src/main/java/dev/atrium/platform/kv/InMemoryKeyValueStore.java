@@ -2,6 +2,7 @@ package dev.atrium.platform.kv;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,7 +44,7 @@ public final class InMemoryKeyValueStore implements KeyValueStore {
     }
 
     @Override
-    public java.util.List<Optional<String>> getAll(java.util.List<String> keys) {
+    public List<Optional<String>> getAll(List<String> keys) {
         keys.forEach(k -> Objects.requireNonNull(k, "key"));
         return keys.stream().map(this::get).toList();
     }

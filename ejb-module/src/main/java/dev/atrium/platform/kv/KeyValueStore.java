@@ -1,6 +1,8 @@
 package dev.atrium.platform.kv;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -20,7 +22,7 @@ public interface KeyValueStore {
      * The values of several keys in one round trip, in the order asked; an absent or expired key answers empty.
      * Each value is read atomically, not the set of them.
      */
-    java.util.List<Optional<String>> getAll(java.util.List<String> keys);
+    List<Optional<String>> getAll(List<String> keys);
 
     /** Sets the value; a {@code null} or non-positive ttl keeps the entry until deleted. */
     void set(String key, String value, Duration ttl);
@@ -115,7 +117,7 @@ public interface KeyValueStore {
     /** What {@link #incrementAndSwap} answers: the counter's new value and the value replaced, if any. */
     record CountAndSwap(long count, Optional<String> replaced) {
         public CountAndSwap {
-            java.util.Objects.requireNonNull(replaced, "replaced");
+            Objects.requireNonNull(replaced, "replaced");
         }
     }
 

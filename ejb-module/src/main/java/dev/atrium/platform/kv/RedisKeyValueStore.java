@@ -133,10 +133,10 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
     }
 
     @Override
-    public java.util.List<Optional<String>> getAll(java.util.List<String> keys) {
+    public List<Optional<String>> getAll(List<String> keys) {
         keys.forEach(k -> Objects.requireNonNull(k, "key"));
         if (keys.isEmpty()) {
-            return java.util.List.of();
+            return List.of();
         }
         var values = call("MGET", redis -> redis.mget(keys.toArray(String[]::new)));
         return values.stream().map(Optional::ofNullable).toList();

@@ -2,7 +2,10 @@ package dev.atrium.platform.messaging;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.ThreadFactory;
@@ -66,7 +69,7 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
     // JMS sessions are single-threaded: each send borrows one, so senders share a connection without locking
     private final BlockingDeque<Producer> idleProducers = new LinkedBlockingDeque<>(MAX_IDLE_PRODUCERS);
     private final List<ConsumerLoop> consumers = new CopyOnWriteArrayList<>();
-    private final java.util.Map<String, Destination> destinations = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Destination> destinations = new ConcurrentHashMap<>();
     private volatile boolean closed;
     private volatile Tracer tracer = OpenTelemetry.noop().getTracer(Tracing.SCOPE);
 
@@ -299,7 +302,7 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
 
     /** The tracer of the consumers started from now on: the deliveries of traced messages are spans of it. */
     public void traceWith(Tracer tracer) {
-        this.tracer = java.util.Objects.requireNonNull(tracer, "tracer");
+        this.tracer = Objects.requireNonNull(tracer, "tracer");
     }
 
     /** Starts {@code handler.concurrency()} consumers of the handler's queue, each on a thread of its own. */

@@ -1,5 +1,6 @@
 package dev.atrium.platform.messaging;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -159,8 +160,8 @@ final class ConsumerLoop implements Runnable {
      * transaction (or unpacked); any failure rolls all of them back, and they come again one by one.
      */
     private void handleBatch(Message first) throws JMSException {
-        var bodies = new java.util.ArrayList<>(Deliveries.lines(first.getBody(String.class)));
-        var messages = new java.util.ArrayList<Message>(List.of(first));
+        var bodies = new ArrayList<>(Deliveries.lines(first.getBody(String.class)));
+        var messages = new ArrayList<Message>(List.of(first));
         Message again = null;
         while (bodies.size() < batchSize) {
             Message next = consumer.receiveNoWait();

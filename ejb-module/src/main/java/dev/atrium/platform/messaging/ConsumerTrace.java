@@ -3,6 +3,7 @@ package dev.atrium.platform.messaging;
 import java.util.ArrayList;
 import java.util.List;
 
+import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 
 import io.opentelemetry.api.trace.Span;
@@ -10,6 +11,7 @@ import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 
 import dev.atrium.platform.telemetry.TraceParents;
@@ -55,7 +57,7 @@ public final class ConsumerTrace implements AutoCloseable {
         var first = producers.get(0);
         var builder = tracer.spanBuilder(destination + " process")
                 .setSpanKind(SpanKind.CONSUMER)
-                .setParent(io.opentelemetry.context.Context.root().with(Span.wrap(first)))
+                .setParent(Context.root().with(Span.wrap(first)))
                 .setAttribute("messaging.system", "activemq")
                 .setAttribute("messaging.destination.name", destination)
                 .setAttribute("messaging.batch.message_count", messages.size());
@@ -83,7 +85,7 @@ public final class ConsumerTrace implements AutoCloseable {
     static String traceParent(Message message) {
         try {
             return message == null ? null : message.getStringProperty(TraceParents.PROPERTY);
-        } catch (jakarta.jms.JMSException | RuntimeException e) {
+        } catch (JMSException | RuntimeException e) {
             return null;
         }
     }

@@ -1,5 +1,7 @@
 package dev.atrium.platform.messaging;
 
+import java.util.List;
+
 /**
  * A consumer of one queue. Implementations are CDI beans; the messaging runtime finds them all at start and
  * feeds each its queue. A handler that throws gets the message again (3 deliveries, 5 s apart, then the
@@ -33,7 +35,7 @@ public interface MessageHandler {
     }
 
     /** Handles several first deliveries in one go (see {@link #batchSize()}); throwing redelivers them all. */
-    default void onMessages(java.util.List<String> bodies) throws Exception {
+    default void onMessages(List<String> bodies) throws Exception {
         for (String body : bodies) {
             onMessage(body, 1);
         }

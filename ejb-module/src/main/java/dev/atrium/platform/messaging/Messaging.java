@@ -2,6 +2,13 @@ package dev.atrium.platform.messaging;
 
 import java.util.List;
 
+import dev.atrium.platform.telemetry.TraceParents;
+
+import io.opentelemetry.context.Context;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.QueueBrowser;
+
 /**
  * How the application reaches its message broker to send, publish and look at queues. Two ways: its own Artemis
  * client ({@link BrokerConnection}, on Payara Micro, or wherever the server manages no JMS resources) and the
@@ -22,9 +29,9 @@ public interface Messaging {
         }
 
         /** This message carrying {@code context}'s trace (none when it holds no valid span). */
-        public Outgoing traced(io.opentelemetry.context.Context context) {
+        public Outgoing traced(Context context) {
             return new Outgoing(destination, topic, body, duplicateId,
-                    dev.atrium.platform.telemetry.TraceParents.of(context));
+                    TraceParents.of(context));
         }
     }
 
@@ -62,7 +69,7 @@ public interface Messaging {
     long depth(String queue, int cap);
 
     /** How many messages a queue browser shows, counting no further than {@code cap}. */
-    static long count(jakarta.jms.QueueBrowser browser, int cap) throws jakarta.jms.JMSException {
+    static long count(QueueBrowser browser, int cap) throws JMSException {
         var messages = browser.getEnumeration();
         long count = 0;
         while (count < cap && messages.hasMoreElements()) {

@@ -1,6 +1,11 @@
 package dev.atrium.platform.messaging;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
@@ -82,7 +87,7 @@ public class MessagingRuntime {
     private volatile BrokerConnection own;
     private volatile Messaging broker;
     private volatile boolean serverManaged;
-    private volatile java.util.Map<String, Integer> packSizes = java.util.Map.of();
+    private volatile Map<String, Integer> packSizes = Map.of();
 
     @PostConstruct
     void start() {
@@ -100,13 +105,13 @@ public class MessagingRuntime {
                 LOG.info(() -> "Broker: messaging on the broker at " + BrokerConnection.withoutParameters(url.get()));
             }
         }
-        var sizes = new java.util.TreeMap<String, Integer>();
+        var sizes = new TreeMap<String, Integer>();
         for (var handler : queueHandlers) {
             if (handler.batchSize() > 1) {
                 sizes.merge(handler.queue(), handler.batchSize(), Math::min);
             }
         }
-        packSizes = java.util.Map.copyOf(sizes);
+        packSizes = Map.copyOf(sizes);
         if (serverManaged) {
             broker = serverMessaging;
             LOG.info(() -> "Messaging through the server's connection factory " + ServerMessaging.CONNECTION_FACTORY
@@ -144,20 +149,20 @@ public class MessagingRuntime {
     }
 
     /** The handler of a queue, for the server's message-driven beans. */
-    public java.util.Optional<MessageHandler> handler(String queue) {
+    public Optional<MessageHandler> handler(String queue) {
         return queueHandlers.stream().filter(h -> h.queue().equals(queue)).findFirst();
     }
 
     /** The subscriber to a topic, for the server's message-driven beans. */
-    public java.util.Optional<TopicHandler> topicHandler(String topic) {
+    public Optional<TopicHandler> topicHandler(String topic) {
         return topicHandlers.stream().filter(h -> h.topic().equals(topic)).findFirst();
     }
 
     /** The application's queues, the dead-letter queue last. */
-    public java.util.List<String> queues() {
-        var names = new java.util.TreeSet<String>();
+    public List<String> queues() {
+        var names = new TreeSet<String>();
         queueHandlers.forEach(h -> names.add(h.queue()));
-        var all = new java.util.ArrayList<>(names);
+        var all = new ArrayList<>(names);
         all.add(BrokerConnection.DEAD_LETTER_QUEUE);
         return all;
     }
@@ -171,7 +176,7 @@ public class MessagingRuntime {
      * The queues whose consumer takes batches ({@link MessageHandler#batchSize()} above 1), with their batch size: the
      * outbox relay packs their events that many to a message, one per line, and the consumers unpack them.
      */
-    public java.util.Map<String, Integer> packSizes() {
+    public Map<String, Integer> packSizes() {
         return packSizes;
     }
 

@@ -17,7 +17,9 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
+import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
 
 import org.apache.activemq.artemis.api.core.Message;
 
@@ -125,7 +127,7 @@ public class ServerMessaging implements Messaging {
     public long depth(String queue, int cap) {
         try (var connection = factory().createConnection();
              var session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-             var browser = session.createBrowser((jakarta.jms.Queue) destination(session, false, queue))) {
+             var browser = session.createBrowser((Queue) destination(session, false, queue))) {
             connection.start();
             return Messaging.count(browser, cap);
         } catch (JMSException | RuntimeException e) {
@@ -138,7 +140,7 @@ public class ServerMessaging implements Messaging {
                 "No JMS connection factory at " + CONNECTION_FACTORY));
     }
 
-    private static jakarta.jms.TextMessage message(Session session, String body, String duplicateId)
+    private static TextMessage message(Session session, String body, String duplicateId)
             throws JMSException {
         var message = session.createTextMessage(body);
         if (duplicateId != null) {

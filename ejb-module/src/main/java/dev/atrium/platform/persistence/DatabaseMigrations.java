@@ -1,6 +1,8 @@
 package dev.atrium.platform.persistence;
 
 import java.sql.SQLException;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.logging.Logger;
 
 import javax.sql.DataSource;
@@ -48,16 +50,16 @@ public class DatabaseMigrations {
                 .load()
                 .migrate();
         // Flyway names no target when nothing was new: the schema stayed at its initial version
-        schemaVersion = java.util.Objects.requireNonNullElse(result.targetSchemaVersion,
-                java.util.Objects.requireNonNullElse(result.initialSchemaVersion, "none"));
+        schemaVersion = Objects.requireNonNullElse(result.targetSchemaVersion,
+                Objects.requireNonNullElse(result.initialSchemaVersion, "none"));
         LOG.info(() -> "Database: " + product() + ", schema at version " + result.targetSchemaVersion
                 + " (" + result.migrationsExecuted + " migrations applied now)");
     }
 
     /** The schema version the migrations reached, empty while they run. */
     @Lock(LockType.READ)
-    public java.util.Optional<String> schemaVersion() {
-        return java.util.Optional.ofNullable(schemaVersion);
+    public Optional<String> schemaVersion() {
+        return Optional.ofNullable(schemaVersion);
     }
 
     /** The database's product and version for the start log; its address stays out (it may carry credentials). */

@@ -1,6 +1,7 @@
 package dev.atrium.platform.persistence;
 
 import java.sql.Types;
+import java.util.UUID;
 
 import org.eclipse.persistence.mappings.DatabaseMapping;
 import org.eclipse.persistence.mappings.converters.Converter;
@@ -24,8 +25,8 @@ public class NullableUuidConverter implements Converter {
 
     @Override
     public Object convertDataValueToObjectValue(Object dataValue, Session session) {
-        return dataValue == null || dataValue instanceof java.util.UUID ? dataValue
-                : java.util.UUID.fromString(dataValue.toString());
+        return dataValue == null || dataValue instanceof UUID ? dataValue
+                : UUID.fromString(dataValue.toString());
     }
 
     @Override

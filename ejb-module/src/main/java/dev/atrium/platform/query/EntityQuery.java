@@ -3,13 +3,17 @@ package dev.atrium.platform.query;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.TypedQuery;
 import jakarta.persistence.criteria.AbstractQuery;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
@@ -35,7 +39,7 @@ public final class EntityQuery<E> {
 
     private final EntityManager em;
     private final Catalog<E> catalog;
-    private final java.util.Map<String, Object> hints = new java.util.LinkedHashMap<>();
+    private final Map<String, Object> hints = new LinkedHashMap<>();
 
     public EntityQuery(EntityManager em, Catalog<E> catalog) {
         this.em = em;
@@ -48,7 +52,7 @@ public final class EntityQuery<E> {
         return this;
     }
 
-    private jakarta.persistence.TypedQuery<E> items(CriteriaQuery<E> cq) {
+    private TypedQuery<E> items(CriteriaQuery<E> cq) {
         var q = em.createQuery(cq);
         hints.forEach(q::setHint);
         return q;
@@ -120,7 +124,7 @@ public final class EntityQuery<E> {
                     .toArray(Predicate[]::new);
             where.add(cb.or(any));
         }
-        Path<java.time.Instant> created = root.get(catalog.createdAttribute());
+        Path<Instant> created = root.get(catalog.createdAttribute());
         if (query.createdAfter() != null) {
             where.add(cb.greaterThan(created, query.createdAfter()));
         }

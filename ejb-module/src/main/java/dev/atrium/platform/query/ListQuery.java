@@ -1,6 +1,7 @@
 package dev.atrium.platform.query;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,14 +50,14 @@ public record ListQuery(
     }
 
     public ListQuery withFilter(String name, List<String> values) {
-        var copy = new java.util.HashMap<>(filters);
+        var copy = new HashMap<>(filters);
         copy.put(name, List.copyOf(values));
         return new ListQuery(page, pageSize, cursorMode, cursor, limit, sort, copy, search, createdAfter,
                 createdBefore, ids);
     }
 
     public ListQuery withoutFilter(String name) {
-        var copy = new java.util.HashMap<>(filters);
+        var copy = new HashMap<>(filters);
         copy.remove(name);
         return new ListQuery(page, pageSize, cursorMode, cursor, limit, sort, copy, search, createdAfter,
                 createdBefore, ids);

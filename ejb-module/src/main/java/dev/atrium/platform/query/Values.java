@@ -1,7 +1,9 @@
 package dev.atrium.platform.query;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -30,12 +32,12 @@ public final class Values {
             if (type == Double.class || type == double.class) {
                 return Double.valueOf(value);
             }
-            if (type == java.math.BigDecimal.class) {
+            if (type == BigDecimal.class) {
                 // plain decimals only: an exponent could name a number no NUMERIC column holds
                 if (!value.matches("-?[0-9]{1,19}(\\.[0-9]{1,12})?")) {
                     throw new IllegalArgumentException(value);
                 }
-                return new java.math.BigDecimal(value);
+                return new BigDecimal(value);
             }
             if (type == Boolean.class || type == boolean.class) {
                 return bool(name, value);
@@ -69,7 +71,7 @@ public final class Values {
             if (value.length() == 10) {
                 return LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant();
             }
-            return java.time.OffsetDateTime.parse(value).toInstant();
+            return OffsetDateTime.parse(value).toInstant();
         } catch (DateTimeParseException e) {
             throw BusinessException.validation(name + ": must be an ISO-8601 date or date-time, e.g. 2026-01-31T12:00:00Z");
         }
@@ -88,7 +90,7 @@ public final class Values {
             }
             return "value (one of " + names + ")";
         }
-        if (type == Double.class || type == java.math.BigDecimal.class) {
+        if (type == Double.class || type == BigDecimal.class) {
             return "number";
         }
         return type == Long.class || type == Integer.class ? "integer" : type.getSimpleName().toLowerCase(Locale.ROOT);

@@ -1,6 +1,8 @@
 package dev.atrium.platform.telemetry;
 
+import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 
 import org.eclipse.microprofile.config.spi.ConfigSource;
@@ -25,9 +27,9 @@ public class OtlpSwitch implements ConfigSource {
         this(System.getenv(), System.getProperties());
     }
 
-    OtlpSwitch(Map<String, String> environment, java.util.Properties system) {
+    OtlpSwitch(Map<String, String> environment, Properties system) {
         boolean endpoint = ENDPOINTS.stream().anyMatch(key -> present(system.getProperty(key))
-                || present(environment.get(key.toUpperCase(java.util.Locale.ROOT).replace('.', '_'))));
+                || present(environment.get(key.toUpperCase(Locale.ROOT).replace('.', '_'))));
         properties = endpoint
                 ? Map.of(DISABLED, "false", "otel.service.name", "atrium", "otel.logs.exporter", "none")
                 : Map.of(DISABLED, "true");

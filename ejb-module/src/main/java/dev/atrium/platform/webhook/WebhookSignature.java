@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
 
 import javax.crypto.Mac;
@@ -47,7 +48,7 @@ public final class WebhookSignature {
             throw BusinessException.unauthenticated("Missing " + name + " header");
         }
         Long timestamp = null;
-        var candidates = new java.util.ArrayList<byte[]>();
+        var candidates = new ArrayList<byte[]>();
         for (String part : header.split(",")) {
             String[] kv = part.trim().split("=", 2);
             if (kv.length != 2) {

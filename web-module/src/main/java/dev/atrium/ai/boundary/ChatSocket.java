@@ -32,6 +32,7 @@ import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.platform.boundary.Json;
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
 
 /**
  * Spec 02's chat WebSocket. {@link ChatSocketGate} authenticates the handshake (bearer token or API key in the
@@ -87,7 +88,7 @@ public class ChatSocket {
             Tier tier = quotas.allowed(caller.userId(), modelOf(request));
             turns = turns(request);
             if (!busy.compareAndSet(false, true)) {
-                throw new BusinessException(dev.atrium.platform.error.Problem.CONFLICT,
+                throw new BusinessException(Problem.CONFLICT,
                         "An answer is still streaming on this connection");
             }
             admission = admitOrRelease(caller, tier, request, busy);

@@ -1,5 +1,6 @@
 package dev.atrium.ai.boundary;
 
+import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
@@ -58,7 +59,7 @@ public class ReportsResource {
     UsageReportSchedule schedule;
 
     @Inject
-    java.time.Clock clock;
+    Clock clock;
 
     @GET
     @Operation(summary = "The daily usage reports written so far (CSV and JSON per day), newest first")

@@ -13,6 +13,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -27,10 +28,21 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.atrium.billing.control.AdminBilling;
 import dev.atrium.billing.control.Balances;
 import dev.atrium.billing.control.LedgerQueries;
+import dev.atrium.billing.control.MarketplaceReports;
+import dev.atrium.billing.control.PayoutSchedule;
+import dev.atrium.billing.control.Payouts;
+import dev.atrium.billing.control.Reconciliation;
 import dev.atrium.identity.boundary.Callers;
+import dev.atrium.marketplace.control.UsageQueries;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.openapi.ListOf;
+import dev.atrium.platform.error.BusinessException;
+
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
 
 /** Administrators' moves on balances, each a journal entry with who and why. */
 @Path("v1/admin/billing")
@@ -47,16 +59,16 @@ public class AdminBillingResource {
     Balances balances;
 
     @Inject
-    dev.atrium.billing.control.Reconciliation reconciliation;
+    Reconciliation reconciliation;
 
     @Inject
-    dev.atrium.billing.control.Payouts payouts;
+    Payouts payouts;
 
     @Inject
-    dev.atrium.billing.control.PayoutSchedule payoutRuns;
+    PayoutSchedule payoutRuns;
 
     @Inject
-    dev.atrium.billing.control.MarketplaceReports reports;
+    MarketplaceReports reports;
 
     @EJB
     LedgerQueries ledger;
@@ -112,19 +124,19 @@ public class AdminBillingResource {
     @Path("reconciliation")
     @Operation(summary = "A day's (date=YYYY-MM-DD) or a month's (month=YYYY-MM) reconciliation (UTC): usage records "
             + "against the ledger, balanced entries, cached balances and holds; agrees true when all hold")
-    public ReconciliationView reconciliation(@jakarta.ws.rs.QueryParam("date") String date,
-                                             @jakarta.ws.rs.QueryParam("month") String month) {
+    public ReconciliationView reconciliation(@QueryParam("date") String date,
+                                             @QueryParam("month") String month) {
         boolean byDay = date != null && !date.isBlank();
         boolean byMonth = month != null && !month.isBlank();
         if (byDay == byMonth) {
-            throw dev.atrium.platform.error.BusinessException.validation(
+            throw BusinessException.validation(
                     "date or month: one of them, a day as YYYY-MM-DD or a month as YYYY-MM");
         }
         try {
-            return ReconciliationView.from(byDay ? reconciliation.of(java.time.LocalDate.parse(date))
-                    : reconciliation.of(java.time.YearMonth.parse(month)));
-        } catch (java.time.format.DateTimeParseException e) {
-            throw dev.atrium.platform.error.BusinessException.validation(byDay ? "date: a day as YYYY-MM-DD"
+            return ReconciliationView.from(byDay ? reconciliation.of(LocalDate.parse(date))
+                    : reconciliation.of(YearMonth.parse(month)));
+        } catch (DateTimeParseException e) {
+            throw BusinessException.validation(byDay ? "date: a day as YYYY-MM-DD"
                     : "month: a calendar month as YYYY-MM");
         }
     }
@@ -139,10 +151,10 @@ public class AdminBillingResource {
     public Response startPayoutRun(PayoutRunRequest body) {
         String text = body == null ? null : body.month();
         var month = text == null || text.isBlank() ? payouts.lastMonth()
-                : dev.atrium.marketplace.control.UsageQueries.month(text);
+                : UsageQueries.month(text);
         long id = payoutRuns.start(month);
         String href = "/admin/batch-executions/" + id;
-        return Response.accepted(java.util.Map.of("execution_id", Long.toString(id), "href", href, "month",
+        return Response.accepted(Map.of("execution_id", Long.toString(id), "href", href, "month",
                 month.toString())).header("Location", href).build();
     }
 
@@ -150,7 +162,7 @@ public class AdminBillingResource {
     @Path("payout-runs/{month}")
     @Operation(summary = "A month's payouts: paid and carried counts, the total, each developer's outcome")
     public PayoutRunView payoutRun(@PathParam("month") String month) {
-        var which = dev.atrium.marketplace.control.UsageQueries.month(month);
+        var which = UsageQueries.month(month);
         return PayoutRunView.from(which.toString(), payouts.of(which));
     }
 
@@ -162,7 +174,7 @@ public class AdminBillingResource {
             content = @Content(mediaType = "application/xml"))
     @APIResponse(responseCode = "404", description = "No file for that month")
     public Response payoutFile(@PathParam("month") String month) {
-        var which = dev.atrium.marketplace.control.UsageQueries.month(month);
+        var which = UsageQueries.month(month);
         var file = payouts.fileOf(which);
         return Response.ok(file.content(), "application/xml")
                 .header("Content-Disposition", "attachment; filename=\"atrium-payouts-" + which + ".xml\"").build();
@@ -176,11 +188,11 @@ public class AdminBillingResource {
             + "platform_share, model_cost; a TOTAL line last", content = @Content(mediaType = "text/csv"))
     @APIResponse(responseCode = "404", description = "No report for that day")
     public Response report(@PathParam("date") String date) {
-        java.time.LocalDate day;
+        LocalDate day;
         try {
-            day = java.time.LocalDate.parse(date);
-        } catch (java.time.format.DateTimeParseException e) {
-            throw dev.atrium.platform.error.BusinessException.validation("date: a day as YYYY-MM-DD");
+            day = LocalDate.parse(date);
+        } catch (DateTimeParseException e) {
+            throw BusinessException.validation("date: a day as YYYY-MM-DD");
         }
         var report = reports.report(day);
         return Response.ok(report.content(), "text/csv; charset=utf-8").header("Content-Disposition",

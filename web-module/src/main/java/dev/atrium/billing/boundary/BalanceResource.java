@@ -4,9 +4,14 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
@@ -16,10 +21,17 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.billing.control.Balances;
 import dev.atrium.billing.control.LedgerQueries;
+import dev.atrium.billing.control.PayoutAccounts;
+import dev.atrium.billing.control.Revenue;
 import dev.atrium.identity.boundary.Callers;
+import dev.atrium.marketplace.control.UsageQueries;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.openapi.ListOf;
+import dev.atrium.platform.error.BusinessException;
+
+import java.time.YearMonth;
+import java.time.ZoneOffset;
 
 /** The caller's balance and statement. */
 @Path("v1/me")
@@ -35,10 +47,10 @@ public class BalanceResource {
     LedgerQueries ledger;
 
     @Inject
-    dev.atrium.billing.control.Revenue revenue;
+    Revenue revenue;
 
     @Inject
-    dev.atrium.billing.control.PayoutAccounts payoutAccounts;
+    PayoutAccounts payoutAccounts;
 
     @Inject
     HttpServletRequest request;
@@ -67,10 +79,10 @@ public class BalanceResource {
     @Path("revenue")
     @Operation(summary = "The caller's revenue as a developer for a month (UTC; default the current one): calls, "
             + "gross, the 70 % share, per agent; pending and paid out")
-    public RevenueView revenue(@jakarta.ws.rs.QueryParam("month") String month) {
+    public RevenueView revenue(@QueryParam("month") String month) {
         var which = month == null || month.isBlank()
-                ? java.time.YearMonth.now(java.time.ZoneOffset.UTC)
-                : dev.atrium.marketplace.control.UsageQueries.month(month);
+                ? YearMonth.now(ZoneOffset.UTC)
+                : UsageQueries.month(month);
         return RevenueView.from(revenue.of(Callers.required(request).userId(), which));
     }
 
@@ -79,15 +91,15 @@ public class BalanceResource {
     @Operation(summary = "Where the caller's payouts go (IBAN masked); 404 until set")
     public PayoutAccountView payoutAccount() {
         return payoutAccounts.of(Callers.required(request).userId()).map(PayoutAccountView::from)
-                .orElseThrow(() -> dev.atrium.platform.error.BusinessException.notFound("Payout account"));
+                .orElseThrow(() -> BusinessException.notFound("Payout account"));
     }
 
-    @jakarta.ws.rs.PUT
+    @PUT
     @Path("payout-account")
-    @jakarta.ws.rs.Consumes(MediaType.APPLICATION_JSON)
+    @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Sets where the caller's payouts go: bank_transfer with an IBAN (checked against the IBAN "
             + "registry) and an optional BIC of the IBAN's country, or processor with a Stripe connected account")
-    public PayoutAccountView putPayoutAccount(@jakarta.validation.Valid @jakarta.validation.constraints.NotNull
+    public PayoutAccountView putPayoutAccount(@Valid @NotNull
                                               PayoutAccountRequest body) {
         return PayoutAccountView.from(payoutAccounts.put(Callers.required(request).userId(), body.method(),
                 body.holderName(), body.iban(), body.bic(), body.connectedAccount()));

@@ -3,6 +3,7 @@ package dev.atrium.billing.boundary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -29,6 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.billing.control.StripeEvents;
 import dev.atrium.billing.control.StripeProcessor;
 import dev.atrium.billing.control.TopUps;
 import dev.atrium.identity.boundary.Callers;
@@ -49,7 +51,7 @@ public class TopUpsResource {
     TopUps topUps;
 
     @EJB
-    dev.atrium.billing.control.StripeEvents stripeEvents;
+    StripeEvents stripeEvents;
 
     @Inject
     HttpServletRequest request;
@@ -105,7 +107,7 @@ public class TopUpsResource {
     public Map<String, Object> stripe(@HeaderParam(StripeProcessor.HEADER) String signature, InputStream body)
             throws IOException {
         var received = stripeEvents.receive(read(body), signature);
-        var answer = new java.util.LinkedHashMap<String, Object>();
+        var answer = new LinkedHashMap<String, Object>();
         answer.put("received", true);
         answer.put("credited", received.credited());
         if (received.payout() != null) {

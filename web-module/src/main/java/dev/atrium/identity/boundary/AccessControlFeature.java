@@ -3,6 +3,7 @@ package dev.atrium.identity.boundary;
 import java.lang.reflect.AnnotatedElement;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.annotation.security.DenyAll;
 import jakarta.annotation.security.PermitAll;
@@ -45,14 +46,14 @@ public class AccessControlFeature implements DynamicFeature {
         context.register(new AccessFilter(deny, roles, permissions), FilterOrder.AUTHORIZATION);
     }
 
-    private static java.util.Optional<List<String>> roles(AnnotatedElement element) {
+    private static Optional<List<String>> roles(AnnotatedElement element) {
         RolesAllowed roles = element.getAnnotation(RolesAllowed.class);
-        return roles == null ? java.util.Optional.empty() : java.util.Optional.of(Arrays.asList(roles.value()));
+        return roles == null ? Optional.empty() : Optional.of(Arrays.asList(roles.value()));
     }
 
-    private static java.util.Optional<List<String>> permissions(AnnotatedElement element) {
+    private static Optional<List<String>> permissions(AnnotatedElement element) {
         RequiresPermission p = element.getAnnotation(RequiresPermission.class);
-        return p == null ? java.util.Optional.empty() : java.util.Optional.of(Arrays.asList(p.value()));
+        return p == null ? Optional.empty() : Optional.of(Arrays.asList(p.value()));
     }
 
     static final class AccessFilter implements ContainerRequestFilter {

@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -31,6 +32,8 @@ import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.openapi.ListOf;
 
+import java.util.List;
+
 /** Administering users: listing, deletion, and their roles. */
 @Path("admin/users")
 @ApplicationScoped
@@ -39,7 +42,7 @@ import dev.atrium.platform.boundary.openapi.ListOf;
 public class AdminUsersResource {
 
     /** A user's roles after a change. */
-    public record UserRoles(long userId, String role, java.util.List<String> roles) {
+    public record UserRoles(long userId, String role, List<String> roles) {
     }
 
     @EJB
@@ -73,7 +76,7 @@ public class AdminUsersResource {
 
     /** What an administrator may change of a user: whether it is active, and why (kept with a deactivation). */
     public record UserStatusRequest(@NotNull Boolean isActive,
-                                    @jakarta.validation.constraints.Size(max = 200) String reason) {
+                                    @Size(max = 200) String reason) {
     }
 
     @PATCH

@@ -1,11 +1,13 @@
 package dev.atrium.identity.boundary;
 
+import java.io.IOException;
 import java.security.Principal;
 import java.util.Map;
 
 import javax.security.auth.Subject;
 import javax.security.auth.callback.Callback;
 import javax.security.auth.callback.CallbackHandler;
+import javax.security.auth.callback.UnsupportedCallbackException;
 
 import jakarta.security.auth.message.AuthException;
 import jakarta.security.auth.message.AuthStatus;
@@ -80,7 +82,7 @@ final class AtriumAuthModule implements ServerAuthModule {
                         new GroupPrincipalCallback(client, groups)};
         try {
             handler.handle(callbacks);
-        } catch (java.io.IOException | javax.security.auth.callback.UnsupportedCallbackException e) {
+        } catch (IOException | UnsupportedCallbackException e) {
             var refused = new AuthException("The container refused the caller");
             refused.initCause(e);
             throw refused;

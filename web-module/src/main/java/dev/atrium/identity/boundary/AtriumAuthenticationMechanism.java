@@ -1,6 +1,7 @@
 package dev.atrium.identity.boundary;
 
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,7 +36,7 @@ public class AtriumAuthenticationMechanism {
     /** The request attribute carrying an agent run's dependency token, set only on the invoke path. */
     public static final String DEPENDENCY_TOKEN = "atrium.dependency-token";
     static final String DEPENDENCY_PREFIX = "atd_";
-    private static final java.util.regex.Pattern INVOKE_PATH = java.util.regex.Pattern.compile(
+    private static final Pattern INVOKE_PATH = Pattern.compile(
             "/v1/agents/[^/]+/invoke");
 
     @EJB

@@ -2,11 +2,14 @@ package dev.atrium.identity.boundary;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -36,7 +39,7 @@ public class KeysResource {
                           Instant dropAfter) {
 
         static KeyView from(SigningKey k) {
-            return new KeyView(k.kid(), k.algorithm(), k.status().name().toLowerCase(java.util.Locale.ROOT),
+            return new KeyView(k.kid(), k.algorithm(), k.status().name().toLowerCase(Locale.ROOT),
                     k.createdAt(), k.retiredAt(), k.dropAfter());
         }
     }
@@ -67,14 +70,14 @@ public class KeysResource {
     public ListEnvelope<KeyView> list() {
         var keys = admin.keys().stream().map(KeyView::from).toList();
         return new ListEnvelope<>(keys, keys.size(), 1, Math.max(1, keys.size()),
-                java.util.Map.of("self", "/admin/keys"));
+                Map.of("self", "/admin/keys"));
     }
 
     @POST
     @Path("rotate")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Rotate now: a new current key; the old one verifies until its tokens have expired")
-    public RotateResponse rotate(@jakarta.validation.Valid RotateRequest body) {
+    public RotateResponse rotate(@Valid RotateRequest body) {
         List<String> algorithms = body == null || body.algorithm() == null ? List.of("HS256", "RS256")
                 : List.of(body.algorithm());
         var rotated = admin.rotateKeys(algorithms, Callers.required(request), Origins.of(request, addresses));

@@ -1,5 +1,6 @@
 package dev.atrium.marketplace.boundary;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +29,7 @@ public record AgentView(
         @Schema(description = "The card's pricing object", nullable = true) Object pricing,
         @Schema(description = "The listed price in USD: pricing.price_usd (per call, per 1,000 tokens or per month "
                 + "by the pricing model), 0 without pricing; what price_min and price_max compare")
-        java.math.BigDecimal priceUsd,
+        BigDecimal priceUsd,
         @Schema(enumeration = {"unverified", "community", "official"}) String trustLevel,
         @Schema(enumeration = {"pending", "active", "suspended", "rejected"},
                 description = "pending = waiting for review; active = listed and searchable; suspended = taken down; "

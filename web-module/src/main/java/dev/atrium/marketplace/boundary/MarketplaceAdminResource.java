@@ -1,6 +1,7 @@
 package dev.atrium.marketplace.boundary;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 
 import jakarta.ejb.EJB;
@@ -86,7 +87,7 @@ public class MarketplaceAdminResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Take a listed agent down (suspended) for one of the spec's manual reasons")
     public AgentView takedown(@PathParam("id") UUID id, @Valid @NotNull TakedownRequest body) {
-        TakedownReason reason = TakedownReason.valueOf(body.reason().toUpperCase(java.util.Locale.ROOT));
+        TakedownReason reason = TakedownReason.valueOf(body.reason().toUpperCase(Locale.ROOT));
         return view(reviews.takeDown(id, reviewer(), reason, body.details()));
     }
 

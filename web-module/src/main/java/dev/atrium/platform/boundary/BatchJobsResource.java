@@ -1,6 +1,7 @@
 package dev.atrium.platform.boundary;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -48,7 +49,7 @@ public class BatchJobsResource {
      */
     public record ExecutionView(long id, long instanceId, String jobName, String status, String exitStatus,
                                 Instant createdAt, Instant startedAt, Instant endedAt, Long restartOf,
-                                java.util.List<StepView> steps, Map<String, String> _links) {
+                                List<StepView> steps, Map<String, String> _links) {
 
         static ExecutionView from(BatchJobs.Execution e) {
             return new ExecutionView(e.id(), e.instanceId(), e.jobName(), e.status(), e.exitStatus(), e.createdAt(),
@@ -66,7 +67,7 @@ public class BatchJobsResource {
     }
 
     /** A job's recent executions, newest first. */
-    public record ExecutionsView(java.util.List<ExecutionView> data) {
+    public record ExecutionsView(List<ExecutionView> data) {
     }
 
     /**
@@ -78,11 +79,11 @@ public class BatchJobsResource {
     }
 
     /** Every job, with its latest execution. */
-    public record JobsView(java.util.List<JobView> data) {
+    public record JobsView(List<JobView> data) {
     }
 
     /** The jobs in META-INF/batch-jobs and their EJB schedules (UTC); each schedule starts a job once per cluster. */
-    static final java.util.List<JobView> CATALOGUE = java.util.List.of(
+    static final List<JobView> CATALOGUE = List.of(
             new JobView("daily-usage-report", "AI usage per user and model for a day: CSV and JSON reports",
                     "daily at 00:15 UTC, for the day before", false, Map.of("date", "YYYY-MM-DD, default yesterday"), null),
             new JobView("daily-marketplace-report", "Marketplace calls and revenue split per agent for a day (CSV)",

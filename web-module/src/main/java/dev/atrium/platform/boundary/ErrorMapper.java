@@ -2,6 +2,7 @@ package dev.atrium.platform.boundary;
 
 import java.util.Comparator;
 import java.util.Locale;
+import java.util.concurrent.CompletionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
@@ -133,7 +134,7 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
 
     private static Throwable unwrap(Throwable t) {
         Throwable current = t;
-        while ((current instanceof EJBException || current instanceof java.util.concurrent.CompletionException)
+        while ((current instanceof EJBException || current instanceof CompletionException)
                 && current.getCause() != null) {
             current = current.getCause();
         }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -46,7 +47,7 @@ public class RateLimitRoutes {
     void parse() {
         var parsed = new ArrayList<Route>();
         for (String entry : config.getOptionalValues("atrium.rate-limit.routes", String.class).orElse(List.of())) {
-            var m = java.util.regex.Pattern.compile("^\\s*(\\*|[A-Za-z]+)\\s+(/\\S*)\\s*=\\s*(\\d+)\\s*$")
+            var m = Pattern.compile("^\\s*(\\*|[A-Za-z]+)\\s+(/\\S*)\\s*=\\s*(\\d+)\\s*$")
                     .matcher(entry);
             if (!m.matches()) {
                 LOG.severe(() -> "Ignoring atrium.rate-limit.routes entry '" + entry + "': expected METHOD /path=limit");

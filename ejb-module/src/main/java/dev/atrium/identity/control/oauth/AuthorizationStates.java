@@ -6,6 +6,7 @@ import java.io.StringReader;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -77,7 +78,7 @@ public class AuthorizationStates {
             Long link = o.containsKey("link_user_id") ? o.getJsonNumber("link_user_id").longValue() : null;
             return Optional.of(new AuthorizationState(state, o.getString("provider"), o.getString("verifier"),
                     o.getString("nonce"), o.getString("redirect_uri"), link, Instant.parse(o.getString("issued_at"))));
-        } catch (JsonException | ClassCastException | NullPointerException | java.time.format.DateTimeParseException e) {
+        } catch (JsonException | ClassCastException | NullPointerException | DateTimeParseException e) {
             return Optional.empty();
         }
     }

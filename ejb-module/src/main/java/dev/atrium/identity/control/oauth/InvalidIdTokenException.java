@@ -1,5 +1,7 @@
 package dev.atrium.identity.control.oauth;
 
+import java.util.Locale;
+
 /** An ID token that fails a check of OpenID Connect Core 3.1.3.7; the reason is safe to show. */
 public class InvalidIdTokenException extends Exception {
 
@@ -13,7 +15,7 @@ public class InvalidIdTokenException extends Exception {
     private final Reason reason;
 
     public InvalidIdTokenException(Reason reason) {
-        super(reason.name().toLowerCase(java.util.Locale.ROOT), null, false, false);
+        super(reason.name().toLowerCase(Locale.ROOT), null, false, false);
         this.reason = reason;
     }
 

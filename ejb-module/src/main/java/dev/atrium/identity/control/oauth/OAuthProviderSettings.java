@@ -2,6 +2,7 @@ package dev.atrium.identity.control.oauth;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -38,7 +39,7 @@ public final class OAuthProviderSettings {
             }
             var e = ENVIRONMENT.matcher(property);
             if (e.matches()) {
-                names.add(e.group(1).toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+                names.add(e.group(1).toLowerCase(Locale.ROOT).replace('_', '-'));
             }
         }
         names.removeIf(n -> !OAuthAccount.PROVIDER_NAME.matcher(n).matches() || n.startsWith("-") || n.endsWith("-"));
