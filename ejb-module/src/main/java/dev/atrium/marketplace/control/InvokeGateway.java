@@ -119,7 +119,7 @@ public class InvokeGateway {
     @Inject
     DependencyTokens dependencyTokens;
 
-    @Inject
+    @EJB
     Balances balances;
 
     @Inject

@@ -58,16 +58,16 @@ public class AdminBillingResource {
     @EJB
     Balances balances;
 
-    @Inject
+    @EJB
     Reconciliation reconciliation;
 
-    @Inject
+    @EJB
     Payouts payouts;
 
-    @Inject
+    @EJB
     PayoutSchedule payoutRuns;
 
-    @Inject
+    @EJB
     MarketplaceReports reports;
 
     @EJB

@@ -46,10 +46,10 @@ public class BalanceResource {
     @EJB
     LedgerQueries ledger;
 
-    @Inject
+    @EJB
     Revenue revenue;
 
-    @Inject
+    @EJB
     PayoutAccounts payoutAccounts;
 
     @Inject
