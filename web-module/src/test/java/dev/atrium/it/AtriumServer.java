@@ -388,8 +388,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             otlp = OtlpReceiver.start();
             env.putAll(otlp.environment());
         }
+        // the embedded mode runs the product's own classes: no test hook, the product's clock
         Path war = ItWar.build(Path.of(System.getProperty("atrium.war", "target/atrium.war")),
-                Path.of("target/test-classes"), work.resolve("atrium-it.war"));
+                Path.of("target/test-classes"), work.resolve("atrium-it.war"), !throughLauncher());
         // the JVM's settings as every launcher takes them (the collector, the heap and the other memory bounds)
         command = new ArrayList<>(List.of(javaBin()));
         command.addAll(jvmDefaults());

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The platform with no configuration at all: H2, the in-process store, the embedded broker and the mail outbox.
  * A user registers, verifies from the outbox, logs in, and publishes an article that then shows in the list. The
  * server starts as {@code scripts/run} starts it: Payara's launcher with the class data sharing archive, the WAR
- * unpacked.
+ * unpacked. The WAR carries the test sources' batch jobs but none of the test hooks: the product's classes run as
+ * shipped, its clock included.
  */
 @ExtendWith(AtriumServer.class)
 class EmbeddedDefaultsSmokeIT {
@@ -108,6 +109,22 @@ class EmbeddedDefaultsSmokeIT {
         assertThat(AtriumServer.get().dataDir().resolve("db").toFile().list()).isNotEmpty();
         // the embedding model loaded at deploy: its tokenizer's library where the launcher's ENGINE_CACHE_DIR says
         assertThat(AtriumServer.get().dataDir().resolve("native/tokenizers").toFile().list()).isNotEmpty();
+    }
+
+    @Test
+    void whenTheProductRunsAsShippedThenItHasNoTestHookAndItsOwnClockServesRateLimitedRequests() {
+        var admin = Accounts.admin();
+        var clock = admin.api().get("/admin/clock");
+        assertThat(clock.status()).as("no settable clock in the product: " + clock).isEqualTo(404);
+        assertThat(clock.code()).isEqualTo(40400);
+        // every API request is counted against a bucket by the product's clock (EarSmokeIT met a 500 here once)
+        var articles = Api.anonymous().get("/api/v1/articles");
+        assertThat(articles.status()).as(articles.toString()).isEqualTo(200);
+        assertThat(articles.headers().firstValue("X-RateLimit-Remaining")).isPresent();
+        var wrong = Api.anonymous().post("/api/v1/auth/login", Map.of("email", "nobody@example.com",
+                "password", "not-the-password"));
+        assertThat(wrong.status()).as(wrong.toString()).isEqualTo(401);
+        assertThat(wrong.code()).as("a wrong password, in the envelope").isEqualTo(10002);
     }
 
     @Test

@@ -14,15 +14,16 @@ import dev.atrium.platform.time.MovableClock;
 /**
  * The WAR under test: the one the build produced, plus {@code WEB-INF/lib/atrium-it-jobs.jar} holding the batch
  * jobs of the test sources ({@code META-INF/batch-jobs} and package {@code dev.atrium.it.batch}), the timers'
- * witness (package {@code dev.atrium.it.probe}) and the test hooks (package {@code dev.atrium.it.hooks}, with the
- * {@link MovableClock} they move), which the product leaves out.
+ * witness (package {@code dev.atrium.it.probe}) and, unless left out, the test hooks (package
+ * {@code dev.atrium.it.hooks}, with the {@link MovableClock} they move), which the product leaves out. Without the
+ * hooks every class of the product runs as shipped, its own clock included.
  */
 final class ItWar {
 
     private ItWar() {
     }
 
-    static Path build(Path war, Path testClasses, Path target) {
+    static Path build(Path war, Path testClasses, Path target, boolean hooks) {
         try {
             Files.createDirectories(target.getParent());
             try (var out = new ZipOutputStream(Files.newOutputStream(target)); var in = new ZipFile(war.toFile())) {
@@ -36,7 +37,7 @@ final class ItWar {
                     out.closeEntry();
                 }
                 out.putNextEntry(new ZipEntry("WEB-INF/lib/atrium-it-jobs.jar"));
-                out.write(jobsJar(testClasses));
+                out.write(jobsJar(testClasses, hooks));
                 out.closeEntry();
             }
             return target;
@@ -45,7 +46,7 @@ final class ItWar {
         }
     }
 
-    private static byte[] jobsJar(Path testClasses) throws IOException {
+    private static byte[] jobsJar(Path testClasses, boolean hooks) throws IOException {
         var bytes = new java.io.ByteArrayOutputStream();
         try (var jar = new ZipOutputStream(bytes)) {
             jar.putNextEntry(new ZipEntry("META-INF/beans.xml"));
@@ -56,7 +57,7 @@ final class ItWar {
             for (Path root : new Path[] {testClasses.resolve("META-INF/batch-jobs"),
                     testClasses.resolve("dev/atrium/it/batch"), testClasses.resolve("dev/atrium/it/probe"),
                     testClasses.resolve("dev/atrium/it/hooks")}) {
-                if (!Files.isDirectory(root)) {
+                if (!Files.isDirectory(root) || !hooks && root.endsWith("hooks")) {
                     continue;
                 }
                 try (Stream<Path> files = Files.walk(root)) {
@@ -67,13 +68,15 @@ final class ItWar {
                     }
                 }
             }
-            // from ejb-module's test jar, on this class path
-            String clock = MovableClock.class.getName().replace('.', '/') + ".class";
-            jar.putNextEntry(new ZipEntry(clock));
-            try (var data = MovableClock.class.getClassLoader().getResourceAsStream(clock)) {
-                data.transferTo(jar);
+            if (hooks) {
+                // from ejb-module's test jar, on this class path
+                String clock = MovableClock.class.getName().replace('.', '/') + ".class";
+                jar.putNextEntry(new ZipEntry(clock));
+                try (var data = MovableClock.class.getClassLoader().getResourceAsStream(clock)) {
+                    data.transferTo(jar);
+                }
+                jar.closeEntry();
             }
-            jar.closeEntry();
         }
         return bytes.toByteArray();
     }
