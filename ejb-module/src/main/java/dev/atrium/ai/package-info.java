@@ -10,5 +10,7 @@
  *
  * <p>Leaves out: users and credentials (including API keys), which belong to the identity context and are referred
  * to by user id.
+ *
+ * <p>Its configuration lives in {@code AiConfig}.
  */
 package dev.atrium.ai;

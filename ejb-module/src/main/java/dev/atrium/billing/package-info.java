@@ -20,5 +20,7 @@
  * <p>Leaves out: restarting executions a dead process left (the platform's {@code BatchRecovery}), card data
  * (the processor's side). Usage records are the marketplace's, read through {@code UsageQueries}; users are named through the identity context's
  * {@code UserService}.
+ *
+ * <p>Its configuration lives in {@code BillingConfig}.
  */
 package dev.atrium.billing;

@@ -24,5 +24,7 @@
  * gateway places and releases its balance holds through billing's {@code Balances}). Authors are users by id, named through the
  * identity context's {@code UserService}; the free-tier limit reads the tier from the AI context's
  * {@code TenantService}.
+ *
+ * <p>Its configuration lives in {@code MarketplaceConfig}.
  */
 package dev.atrium.marketplace;

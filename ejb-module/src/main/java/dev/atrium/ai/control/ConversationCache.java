@@ -18,7 +18,7 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.kv.KeyValueStore;
 import dev.atrium.platform.persistence.AfterCommit;
@@ -39,14 +39,14 @@ public class ConversationCache {
     KeyValueStore store;
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.conversation-cache-seconds", defaultValue = "3600")
-    long seconds;
+    @ConfigProperties
+    AiConfig config;
 
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     TransactionSynchronizationRegistry transactions;
 
     public Optional<List<ChatTurn>> get(UUID conversationId) {
-        if (seconds <= 0) {
+        if (config.conversationCacheSeconds <= 0) {
             return Optional.empty();
         }
         try {
@@ -59,14 +59,14 @@ public class ConversationCache {
 
     /** Caches the conversation's messages (the last ones kept) once the current transaction commits. */
     public void putAfterCommit(UUID conversationId, List<ChatTurn> turns) {
-        if (seconds <= 0) {
+        if (config.conversationCacheSeconds <= 0) {
             return;
         }
         var kept = turns.subList(Math.max(0, turns.size() - ConversationStore.CONTEXT_MESSAGES), turns.size());
         var array = JSON.createArrayBuilder();
         kept.forEach(t -> array.add(JSON.createObjectBuilder().add("role", t.role()).add("content", t.content())));
         String value = array.build().toString();
-        afterCommit(() -> store.set(key(conversationId), value, Duration.ofSeconds(seconds)));
+        afterCommit(() -> store.set(key(conversationId), value, Duration.ofSeconds(config.conversationCacheSeconds)));
     }
 
     public void removeAfterCommit(UUID conversationId) {

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 /**
  * The development model: answers deterministically by echoing the last user message, word by word with a small
@@ -17,8 +17,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class EchoProvider implements ModelProvider {
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.echo.delay-ms", defaultValue = "40")
-    long delayMs;
+    @ConfigProperties
+    AiConfig config;
 
     @Override
     public String name() {
@@ -58,7 +58,7 @@ public class EchoProvider implements ModelProvider {
             onDelta.accept(word);
             sent.append(word);
             try {
-                Thread.sleep(delayMs);
+                Thread.sleep(config.echoDelayMs);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

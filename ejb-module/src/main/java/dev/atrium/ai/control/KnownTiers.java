@@ -14,7 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.platform.kv.KeyValueStore;
@@ -51,8 +51,8 @@ public class KnownTiers {
     TransactionSynchronizationRegistry transactions;
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.tier-cache-seconds", defaultValue = "30")
-    long seconds;
+    @ConfigProperties
+    AiConfig config;
 
     private final Map<Long, Kept> kept = new ConcurrentHashMap<>();
 
@@ -66,7 +66,7 @@ public class KnownTiers {
         Kept entry = kept.get(userId);
         Instant now = clock.instant();
         if (entry == null || !entry.version().equals(version) || entry.keptAt().isAfter(now)
-                || Duration.between(entry.keptAt(), now).getSeconds() >= seconds) {
+                || Duration.between(entry.keptAt(), now).getSeconds() >= config.tierCacheSeconds) {
             return Optional.empty();
         }
         return Optional.of(entry.tier());
@@ -74,7 +74,7 @@ public class KnownTiers {
 
     /** Keeps a tier read after {@code version} was. */
     public void keep(long userId, String version, Tier tier) {
-        if (seconds <= 0) {
+        if (config.tierCacheSeconds <= 0) {
             return;
         }
         if (kept.size() >= MAX_ENTRIES && !kept.containsKey(userId)) {
@@ -94,14 +94,14 @@ public class KnownTiers {
                 store.set(versionKey(userId), UUID.randomUUID().toString(), versionLifetime());
             } catch (KeyValueStoreException e) {
                 LOG.warning(() -> "A tier change could not be announced to other instances; they may use the tier "
-                        + "they kept for up to " + seconds + " s: " + e.getMessage());
+                        + "they kept for up to " + config.tierCacheSeconds + " s: " + e.getMessage());
             }
         });
     }
 
     /** Long enough that a version cannot expire back to "none" while a tier kept under "none" is still used. */
     private Duration versionLifetime() {
-        return Duration.ofSeconds(2 * Math.max(seconds, 0) + 60);
+        return Duration.ofSeconds(2 * Math.max(config.tierCacheSeconds, 0) + 60);
     }
 
     static String versionKey(long userId) {

@@ -11,7 +11,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
@@ -30,18 +30,14 @@ public class ModelGateway {
     OpenAiProvider openai;
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.max-concurrent-calls", defaultValue = "10")
-    int maxConcurrent;
-
-    @Inject
-    @ConfigProperty(name = "atrium.ai.call-wait-seconds", defaultValue = "10")
-    int waitSeconds;
+    @ConfigProperties
+    AiConfig config;
 
     private Semaphore slots;
 
     @PostConstruct
     void init() {
-        slots = new Semaphore(maxConcurrent, true);
+        slots = new Semaphore(config.maxConcurrentCalls, true);
     }
 
     public Completion complete(ModelDefinition model, List<ChatTurn> messages) {
@@ -70,13 +66,13 @@ public class ModelGateway {
 
     /** Calls running now, for operations. */
     public int inFlight() {
-        return maxConcurrent - slots.availablePermits();
+        return config.maxConcurrentCalls - slots.availablePermits();
     }
 
     private void acquire() {
         boolean acquired;
         try {
-            acquired = slots.tryAcquire(waitSeconds, TimeUnit.SECONDS);
+            acquired = slots.tryAcquire(config.callWaitSeconds, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             acquired = false;

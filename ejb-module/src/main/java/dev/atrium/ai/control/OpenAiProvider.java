@@ -37,7 +37,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.error.BusinessException;
@@ -68,28 +68,8 @@ public class OpenAiProvider implements ModelProvider {
     private static final String POOL_SIZE = "jdk.httpclient.connectionPoolSize";
 
     @Inject
-    @ConfigProperty(name = "atrium.llm.base-url")
-    Optional<String> baseUrl;
-
-    @Inject
-    @ConfigProperty(name = "atrium.llm.api-key")
-    Optional<String> apiKey;
-
-    @Inject
-    @ConfigProperty(name = "atrium.llm.token-url")
-    Optional<String> tokenUrl;
-
-    @Inject
-    @ConfigProperty(name = "atrium.llm.client-id")
-    Optional<String> clientId;
-
-    @Inject
-    @ConfigProperty(name = "atrium.llm.client-secret")
-    Optional<String> clientSecret;
-
-    @Inject
-    @ConfigProperty(name = "atrium.llm.scope")
-    Optional<String> scope;
+    @ConfigProperties
+    AiConfig config;
 
     @Inject
     Clock clock;
@@ -120,11 +100,11 @@ public class OpenAiProvider implements ModelProvider {
     private void configureTokens() {
         tokens = null;
         credentialsIncomplete = false;
-        Optional<String> url = present(tokenUrl);
+        Optional<String> url = present(config.llmTokenUrl);
         if (url.isEmpty()) {
             return;
         }
-        if (present(clientId).isEmpty() || present(clientSecret).isEmpty()) {
+        if (present(config.llmClientId).isEmpty() || present(config.llmClientSecret).isEmpty()) {
             LOG.warning("atrium.llm.token-url is set without atrium.llm.client-id and atrium.llm.client-secret; "
                     + "calls to the model provider are refused");
             credentialsIncomplete = true;
@@ -142,16 +122,16 @@ public class OpenAiProvider implements ModelProvider {
             credentialsIncomplete = true;
             return;
         }
-        if (present(apiKey).isPresent()) {
+        if (present(config.llmApiKey).isPresent()) {
             LOG.warning("Both atrium.llm.api-key and atrium.llm.token-url are set; the client-credentials token is "
                     + "used and the API key ignored");
         }
-        tokens = new ClientCredentialsTokens(endpoint, clientId.get().trim(), clientSecret.get(),
-                present(scope).orElse(null), clock == null ? Clock.systemUTC() : clock, TIMEOUT);
+        tokens = new ClientCredentialsTokens(endpoint, config.llmClientId.get().trim(), config.llmClientSecret.get(),
+                present(config.llmScope).orElse(null), clock == null ? Clock.systemUTC() : clock, TIMEOUT);
     }
 
     private static Optional<String> present(Optional<String> value) {
-        return value == null ? Optional.empty() : value.filter(v -> !v.isBlank());
+        return value.filter(v -> !v.isBlank());
     }
 
     @PreDestroy
@@ -275,7 +255,7 @@ public class OpenAiProvider implements ModelProvider {
 
     private HttpRequest request(String model, List<ChatTurn> messages, boolean stream, Double temperature,
                                 Optional<String> bearer) {
-        String base = baseUrl.filter(s -> !s.isBlank())
+        String base = config.llmBaseUrl.filter(s -> !s.isBlank())
                 .orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE, "No language model is configured"))
                 .replaceAll("/+$", "");
         String url = base.endsWith("/v1") ? base + "/chat/completions" : base + "/v1/chat/completions";
@@ -307,7 +287,7 @@ public class OpenAiProvider implements ModelProvider {
                     + "configured completely");
         }
         if (tokens == null) {
-            return checked(send(build.apply(present(apiKey)), handler));
+            return checked(send(build.apply(present(config.llmApiKey)), handler));
         }
         String token = tokens.token();
         HttpResponse<T> response = send(build.apply(Optional.of(token)), handler);

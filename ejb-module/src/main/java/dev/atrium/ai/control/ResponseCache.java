@@ -15,7 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.kv.KeyValueStore;
 
@@ -32,11 +32,11 @@ public class ResponseCache {
     KeyValueStore store;
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.response-cache-seconds", defaultValue = "7200")
-    long seconds;
+    @ConfigProperties
+    AiConfig config;
 
     public boolean enabled() {
-        return seconds > 0;
+        return config.responseCacheSeconds > 0;
     }
 
     public Optional<Completion> get(ModelDefinition model, List<ChatTurn> prompt) {
@@ -53,7 +53,7 @@ public class ResponseCache {
             store.set(key(model, prompt), JSON.createObjectBuilder().add("content", completion.content())
                     .add("input_tokens", completion.usage().inputTokens())
                     .add("output_tokens", completion.usage().outputTokens()).build().toString(),
-                    Duration.ofSeconds(seconds));
+                    Duration.ofSeconds(config.responseCacheSeconds));
         }
     }
 

@@ -13,7 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.kv.KeyValueStore;
 
@@ -38,8 +38,8 @@ public class StreamCache {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.stream-cache-seconds", defaultValue = "3600")
-    long seconds;
+    @ConfigProperties
+    AiConfig config;
 
     /** One answer's entry, written by the thread that generates it. */
     public final class Entry {
@@ -72,12 +72,13 @@ public class StreamCache {
     public Optional<Cached> read(UUID messageId, long userId) {
         return store.get(key(messageId)).map(StreamCache::parse)
                 .filter(o -> o.getJsonNumber("user_id").longValue() == userId)
-                .filter(o -> clock.instant().isBefore(Instant.parse(o.getString("created_at")).plusSeconds(seconds)))
+                .filter(o -> clock.instant().isBefore(Instant.parse(o.getString("created_at"))
+                        .plusSeconds(config.streamCacheSeconds)))
                 .map(o -> new Cached(o.getString("content"), o.getBoolean("done", true)));
     }
 
     private void write(UUID messageId, long userId, String content, boolean done, Instant created) {
-        long left = Math.max(1, seconds - Duration.between(created, clock.instant()).toSeconds());
+        long left = Math.max(1, config.streamCacheSeconds - Duration.between(created, clock.instant()).toSeconds());
         store.set(key(messageId), JSON.createObjectBuilder().add("user_id", userId).add("content", content)
                 .add("done", done).add("created_at", created.toString()).build().toString(),
                 Duration.ofSeconds(left));

@@ -14,7 +14,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.ai.entity.Task;
 import dev.atrium.ai.entity.TaskProgress;
@@ -59,8 +59,8 @@ public class TaskService {
     UsageLedger ledger;
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.task-retention-seconds", defaultValue = "3600")
-    long retentionSeconds;
+    @ConfigProperties
+    AiConfig config;
 
     /** Records the task for its user with its event; neither exists if the caller's transaction rolls back. */
     public Task submit(long userId, String model, String prompt) {
@@ -146,6 +146,6 @@ public class TaskService {
     }
 
     private Duration retention() {
-        return Duration.ofSeconds(retentionSeconds);
+        return Duration.ofSeconds(config.taskRetentionSeconds);
     }
 }

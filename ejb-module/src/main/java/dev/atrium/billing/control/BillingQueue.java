@@ -7,6 +7,7 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.marketplace.control.UsageRecorded;
@@ -28,8 +29,8 @@ public class BillingQueue implements MessageHandler {
     int consumers;
 
     @Inject
-    @ConfigProperty(name = "atrium.billing.queue.batch-size", defaultValue = "500")
-    int batch;
+    @ConfigProperties
+    BillingConfig config;
 
     @Override
     public String queue() {
@@ -44,7 +45,7 @@ public class BillingQueue implements MessageHandler {
     /** Up to this many usage records are billed in one transaction, each account moved once for all of them. */
     @Override
     public int batchSize() {
-        return batch;
+        return config.queueBatchSize;
     }
 
     @Override

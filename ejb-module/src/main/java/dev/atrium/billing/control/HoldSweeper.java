@@ -11,7 +11,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.identity.control.AuditAction;
 import dev.atrium.identity.control.AuditService;
@@ -43,8 +43,8 @@ public class HoldSweeper {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.billing.holds.stale-after-seconds", defaultValue = "900")
-    long staleAfterSeconds;
+    @ConfigProperties
+    BillingConfig config;
 
     @Schedule(hour = "*", minute = "*/5", persistent = false)
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -55,7 +55,7 @@ public class HoldSweeper {
     /** Releases the stale holds; answers how many. */
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public int sweep() {
-        var before = clock.instant().minus(Duration.ofSeconds(Math.max(60, staleAfterSeconds)));
+        var before = clock.instant().minus(Duration.ofSeconds(Math.max(60, config.holdsStaleAfterSeconds)));
         int swept = 0;
         while (true) {
             var released = balances.releaseStale(before, BATCH);

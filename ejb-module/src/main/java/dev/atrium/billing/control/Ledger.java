@@ -26,7 +26,7 @@ import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.PersistenceException;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.BillingAccount;
@@ -58,8 +58,8 @@ public class Ledger {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.billing.signup-credit", defaultValue = "0")
-    BigDecimal signupCredit;
+    @ConfigProperties
+    BillingConfig config;
 
     /** Posts the entry; empty when an entry with this reference exists (nothing is posted twice). */
     public Optional<JournalEntry> post(EntryKind kind, String reference, Long actor, String memo, List<Line> lines) {
@@ -224,8 +224,8 @@ public class Ledger {
                 .setParameter(1, UUID.randomUUID()).setParameter(2, kind.name()).setParameter(3, owner)
                 .setParameter(4, Timestamp.from(clock.instant())).executeUpdate();
         BillingAccount account = find(kind, owner).orElseThrow();
-        if (created == 1 && kind == AccountKind.USER_BALANCE && Money.of(signupCredit).signum() > 0) {
-            BigDecimal credit = Money.of(signupCredit);
+        if (created == 1 && kind == AccountKind.USER_BALANCE && Money.of(config.signupCredit).signum() > 0) {
+            BigDecimal credit = Money.of(config.signupCredit);
             post(EntryKind.SIGNUP_CREDIT, "signup:" + owner, null, "Sign-up credit",
                     List.of(new Line(AccountKind.PROMOTIONS, BillingAccount.PLATFORM, credit.negate()),
                             new Line(AccountKind.USER_BALANCE, owner, credit)));

@@ -11,6 +11,7 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -25,14 +26,13 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class PaymentsSetting {
 
-    public static final String KEY = "atrium.billing.processor";
     public static final String ENV = "ATRIUM_BILLING_PROCESSOR";
     public static final List<String> CHOICES = List.of(TopUps.EMBEDDED, TopUps.WEBHOOK, StripeProcessor.NAME);
     private static final Logger LOG = Logger.getLogger(PaymentsSetting.class.getName());
 
     @Inject
-    @ConfigProperty(name = KEY)
-    Optional<String> configured;
+    @ConfigProperties
+    BillingConfig config;
 
     @Inject
     @ConfigProperty(name = "atrium.db.url")
@@ -43,7 +43,7 @@ public class PaymentsSetting {
     @PostConstruct
     void decideAtStart() {
         try {
-            processor = decide(configured, databaseUrl);
+            processor = decide(config.processor, databaseUrl);
         } catch (IllegalStateException e) {
             LOG.severe(e.getMessage());
             throw e;

@@ -14,7 +14,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.batch.BatchJobs;
 
@@ -37,13 +37,13 @@ public class PayoutSchedule {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.billing.payout.hour", defaultValue = "3")
-    int hour;
+    @ConfigProperties
+    BillingConfig config;
 
     @Schedule(hour = "*", minute = "5", persistent = false)
     void hourly() {
         ZonedDateTime now = ZonedDateTime.now(clock.withZone(ZoneOffset.UTC));
-        if (now.getDayOfMonth() != 1 || now.getHour() < hour) {
+        if (now.getDayOfMonth() != 1 || now.getHour() < config.payoutHour) {
             return;
         }
         YearMonth month = YearMonth.from(now).minusMonths(1);

@@ -20,7 +20,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.BillingAccount;
@@ -67,20 +67,8 @@ public class Payouts {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.billing.payout.minimum", defaultValue = "50.00")
-    BigDecimal minimum;
-
-    @Inject
-    @ConfigProperty(name = "atrium.billing.payout.debtor-name", defaultValue = "Atrium")
-    String debtorName;
-
-    @Inject
-    @ConfigProperty(name = "atrium.billing.payout.debtor-iban")
-    Optional<String> debtorIban;
-
-    @Inject
-    @ConfigProperty(name = "atrium.billing.payout.debtor-bic")
-    Optional<String> debtorBic;
+    @ConfigProperties
+    BillingConfig config;
 
     /** The month a run settles by default: the one before the current (UTC). */
     public YearMonth lastMonth() {
@@ -120,9 +108,9 @@ public class Payouts {
             Optional<PayoutAccount> to = accounts.of(developer).filter(a -> a.method() == PayoutAccount.Method.PROCESSOR
                     ? a.connectedAccount() != null : a.iban() != null);
             Instant now = clock.instant();
-            if (amount.compareTo(minimum) < 0 || to.isEmpty()) {
-                em.persist(Payout.carried(developer, month, payable, to.isEmpty() && amount.compareTo(minimum) >= 0,
-                        now));
+            if (amount.compareTo(config.payoutMinimum) < 0 || to.isEmpty()) {
+                em.persist(Payout.carried(developer, month, payable,
+                        to.isEmpty() && amount.compareTo(config.payoutMinimum) >= 0, now));
                 continue;
             }
             var payout = Payout.paid(developer, month, amount, to.get(),
@@ -250,13 +238,13 @@ public class Payouts {
         if (bank.isEmpty()) {
             return 0;
         }
-        String iban = debtorIban.filter(s -> !s.isBlank()).orElseThrow(() -> new IllegalStateException(
+        String iban = config.payoutDebtorIban.filter(s -> !s.isBlank()).orElseThrow(() -> new IllegalStateException(
                 "atrium.billing.payout.debtor-iban is not set: the payout file needs the account that pays"));
         var transfers = bank.stream().map(p -> new Pain001.Transfer(p.id().toString().replace("-", "")
                         .substring(0, 32), p.amount(), Money.CURRENCY, p.holderName(), p.iban(), p.bic(),
                 "Atrium payout " + month)).toList();
         byte[] xml = Pain001.write("ATRIUM-PAYOUT-" + month, clock.instant(), month.plusMonths(1).atDay(1),
-                new Pain001.Debtor(debtorName, iban, debtorBic.orElse(null)), transfers);
+                new Pain001.Debtor(config.payoutDebtorName, iban, config.payoutDebtorBic.orElse(null)), transfers);
         objects.put(FILES + month + ".xml", new ByteArrayInputStream(xml), "application/xml");
         bank.forEach(Payout::filed);
         LOG.info(() -> "Payout file for " + month + ": " + transfers.size() + " transfers, " + xml.length + " bytes");

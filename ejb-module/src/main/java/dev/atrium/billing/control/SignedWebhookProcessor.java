@@ -10,7 +10,7 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.billing.entity.TopUp;
 import dev.atrium.platform.error.BusinessException;
@@ -29,8 +29,8 @@ public class SignedWebhookProcessor implements PaymentProcessor {
     public static final String FAILED = "top_up.failed";
 
     @Inject
-    @ConfigProperty(name = "atrium.billing.webhook-secret")
-    Optional<String> secret;
+    @ConfigProperties
+    BillingConfig config;
 
     @Override
     public String name() {
@@ -49,7 +49,7 @@ public class SignedWebhookProcessor implements PaymentProcessor {
 
     @Override
     public Optional<Event> read(byte[] body, String signature, Instant now) {
-        byte[] key = secret.filter(s -> !s.isBlank()).map(s -> s.getBytes(StandardCharsets.UTF_8))
+        byte[] key = config.webhookSecret.filter(s -> !s.isBlank()).map(s -> s.getBytes(StandardCharsets.UTF_8))
                 .orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE, "Webhooks are not configured",
                         "Set atrium.billing.webhook-secret"));
         WebhookSignature.verify(key, WebhookSignature.HEADER, signature, body, now,

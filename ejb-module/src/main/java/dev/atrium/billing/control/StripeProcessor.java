@@ -28,7 +28,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.billing.entity.Money;
 import dev.atrium.billing.entity.TopUp;
@@ -59,20 +59,8 @@ public class StripeProcessor implements PaymentProcessor {
     private static final Logger LOG = Logger.getLogger(StripeProcessor.class.getName());
 
     @Inject
-    @ConfigProperty(name = "atrium.billing.stripe.api-base", defaultValue = "https://api.stripe.com")
-    String apiBase;
-
-    @Inject
-    @ConfigProperty(name = "atrium.billing.stripe.secret-key")
-    Optional<String> secretKey;
-
-    @Inject
-    @ConfigProperty(name = "atrium.billing.stripe.webhook-secret")
-    Optional<String> webhookSecret;
-
-    @Inject
-    @ConfigProperty(name = "atrium.billing.stripe.timeout-seconds", defaultValue = "15")
-    int timeoutSeconds;
+    @ConfigProperties
+    BillingConfig config;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -88,8 +76,8 @@ public class StripeProcessor implements PaymentProcessor {
 
     @Override
     public Payment open(TopUp topUp) {
-        String key = secretKey.filter(s -> !s.isBlank()).orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE,
-                "No payment processor", "Set atrium.billing.stripe.secret-key"));
+        String key = config.stripeSecretKey.filter(s -> !s.isBlank()).orElseThrow(() -> new BusinessException(
+                Problem.UNAVAILABLE, "No payment processor", "Set atrium.billing.stripe.secret-key"));
         var form = new LinkedHashMap<String, String>();
         form.put("amount", Long.toString(cents(topUp.amount())));
         form.put("currency", Money.CURRENCY.toLowerCase(Locale.ROOT));
@@ -124,7 +112,7 @@ public class StripeProcessor implements PaymentProcessor {
      * a body that is no event, 503 when the webhook secret is not configured).
      */
     public JsonObject verified(byte[] body, String signature, Instant now) {
-        byte[] key = webhookSecret.filter(s -> !s.isBlank()).map(s -> s.getBytes(StandardCharsets.UTF_8))
+        byte[] key = config.stripeWebhookSecret.filter(s -> !s.isBlank()).map(s -> s.getBytes(StandardCharsets.UTF_8))
                 .orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE, "Stripe webhooks are not configured",
                         "Set atrium.billing.stripe.webhook-secret"));
         WebhookSignature.verify(key, HEADER, signature, body, now, WebhookSignature.DEFAULT_TOLERANCE);
@@ -197,8 +185,8 @@ public class StripeProcessor implements PaymentProcessor {
      * the transfer itself (400, 402, 404: nothing moved, and it will not).
      */
     public Transfer transfer(UUID payoutId, BigDecimal amount, String destination, String group) {
-        String key = secretKey.filter(s -> !s.isBlank()).orElseThrow(() -> new BusinessException(Problem.UNAVAILABLE,
-                "No payment processor", "Set atrium.billing.stripe.secret-key"));
+        String key = config.stripeSecretKey.filter(s -> !s.isBlank()).orElseThrow(() -> new BusinessException(
+                Problem.UNAVAILABLE, "No payment processor", "Set atrium.billing.stripe.secret-key"));
         var form = new LinkedHashMap<String, String>();
         long cents = cents(amount);
         form.put("amount", Long.toString(cents));
@@ -284,8 +272,8 @@ public class StripeProcessor implements PaymentProcessor {
      */
     private Answer post(String path, Map<String, String> form, String idempotencyKey, String key, String what,
                         Problem timedOut) {
-        var request = HttpRequest.newBuilder(URI.create(apiBase.replaceAll("/+$", "") + path))
-                .timeout(Duration.ofSeconds(timeoutSeconds))
+        var request = HttpRequest.newBuilder(URI.create(config.stripeApiBase.replaceAll("/+$", "") + path))
+                .timeout(Duration.ofSeconds(config.stripeTimeoutSeconds))
                 .header("Authorization", "Bearer " + key)
                 .header("Idempotency-Key", idempotencyKey)
                 .header("Stripe-Version", API_VERSION)
@@ -299,10 +287,11 @@ public class StripeProcessor implements PaymentProcessor {
             LOG.warning(() -> "Stripe could not be reached: " + e.getClass().getSimpleName());
             throw new BusinessException(Problem.UNAVAILABLE, "The payment processor cannot be reached");
         } catch (HttpTimeoutException e) {
-            LOG.warning(() -> "Stripe did not answer " + what + " within " + timeoutSeconds + " s");
+            LOG.warning(() -> "Stripe did not answer " + what + " within " + config.stripeTimeoutSeconds + " s");
             throw new BusinessException(timedOut, timedOut == Problem.PAYMENT_TIMED_OUT ? "Payment timed out"
                     : "The payment processor is unavailable",
-                    "The payment processor did not answer within " + timeoutSeconds + " s; nothing was charged");
+                    "The payment processor did not answer within " + config.stripeTimeoutSeconds
+                            + " s; nothing was charged");
         } catch (IOException e) {
             LOG.warning(() -> "Stripe could not be reached: " + e.getClass().getSimpleName());
             throw new BusinessException(Problem.UNAVAILABLE, "The payment processor cannot be reached");

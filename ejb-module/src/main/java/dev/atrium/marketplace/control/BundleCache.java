@@ -26,6 +26,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.platform.error.BusinessException;
@@ -52,7 +53,8 @@ public class BundleCache {
     ObjectStore objects;
 
     @Inject
-    MarketplaceSettings settings;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     @Inject
     @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
@@ -118,16 +120,16 @@ public class BundleCache {
                 }
                 if (isImage(key)) {
                     var image = ImageArchive.unpack(archive, work.resolve("b").resolve("root"),
-                            settings.imageCaps());
-                    var config = image.config();
+                            config.imageCaps());
+                    var run = image.config();
                     Files.writeString(work.resolve("b").resolve("image.json"), JsonProviders.JSON.createObjectBuilder()
-                            .add("entrypoint", JsonProviders.JSON.createArrayBuilder(config.entrypoint()))
-                            .add("cmd", JsonProviders.JSON.createArrayBuilder(config.cmd()))
-                            .add("env", JsonProviders.JSON.createArrayBuilder(config.env()))
-                            .add("working_dir", config.workingDir()).build().toString());
+                            .add("entrypoint", JsonProviders.JSON.createArrayBuilder(run.entrypoint()))
+                            .add("cmd", JsonProviders.JSON.createArrayBuilder(run.cmd()))
+                            .add("env", JsonProviders.JSON.createArrayBuilder(run.env()))
+                            .add("working_dir", run.workingDir()).build().toString());
                 } else {
-                    BundleUnpacker.unpack(archive, work.resolve("b"), settings.bundleMaxEntries(),
-                            settings.bundleMaxUnpackedBytes());
+                    BundleUnpacker.unpack(archive, work.resolve("b"), config.bundleMaxEntries,
+                            config.bundleMaxUnpackedBytes);
                 }
             } finally {
                 Files.deleteIfExists(archive);

@@ -42,6 +42,8 @@ import dev.atrium.platform.http.JsonInput;
 public final class CardValidator {
 
     public static final String SCHEMA_RESOURCE = "marketplace/agent-card.schema.json";
+    /** The most a card's JSON may take. */
+    public static final int CARD_MAX_BYTES = 256 * 1024;
 
     /** The result: a card when {@code problems} is empty. */
     public record Result(AgentCard card, List<SubmissionProblem> problems) {

@@ -8,7 +8,7 @@ import java.time.ZoneOffset;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
@@ -31,29 +31,25 @@ public class FreeTier {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.marketplace.free-calls-per-month", defaultValue = "100")
-    long callsPerMonth;
-
-    @Inject
-    @ConfigProperty(name = "atrium.marketplace.free-tokens-per-month", defaultValue = "50000")
-    long tokensPerMonth;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     /** 402 when this month's calls or tokens are used up; changes nothing. */
     public void check(long userId) {
         YearMonth month = month();
-        if (value(callsKey(userId, month)) >= callsPerMonth) {
-            throw usedUp("calls", callsPerMonth, month);
+        if (value(callsKey(userId, month)) >= config.freeCallsPerMonth) {
+            throw usedUp("calls", config.freeCallsPerMonth, month);
         }
-        if (value(tokensKey(userId, month)) >= tokensPerMonth) {
-            throw usedUp("tokens", tokensPerMonth, month);
+        if (value(tokensKey(userId, month)) >= config.freeTokensPerMonth) {
+            throw usedUp("tokens", config.freeTokensPerMonth, month);
         }
     }
 
     /** Counts one call; 402 when it is one past the month's calls (two instances racing for the last one). */
     public void count(long userId) {
         YearMonth month = month();
-        if (store.increment(callsKey(userId, month), keep(month)) > callsPerMonth) {
-            throw usedUp("calls", callsPerMonth, month);
+        if (store.increment(callsKey(userId, month), keep(month)) > config.freeCallsPerMonth) {
+            throw usedUp("calls", config.freeCallsPerMonth, month);
         }
     }
 

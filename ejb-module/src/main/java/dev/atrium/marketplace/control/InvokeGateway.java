@@ -20,7 +20,7 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
@@ -123,12 +123,8 @@ public class InvokeGateway {
     Balances balances;
 
     @Inject
-    @ConfigProperty(name = "atrium.marketplace.dependencies.calls-per-run", defaultValue = "10")
-    int callsPerRun;
-
-    @Inject
-    @ConfigProperty(name = "atrium.marketplace.subscription.calls-per-second", defaultValue = "5")
-    int subscriptionPerSecond;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     @EJB
     AgentRepository agents;
@@ -171,14 +167,6 @@ public class InvokeGateway {
 
     @Inject
     InvokeStages stages;
-
-    @Inject
-    @ConfigProperty(name = "atrium.marketplace.invoke.per-minute", defaultValue = "100")
-    int perMinute;
-
-    @Inject
-    @ConfigProperty(name = "atrium.marketplace.compute-usd-per-second", defaultValue = "0.00002")
-    BigDecimal computeRate;
 
     public Invocation invoke(Invoker caller, String agentRef, JsonValue input) {
         return invoke(caller, agentRef, null, null, input);
@@ -230,9 +218,9 @@ public class InvokeGateway {
             throw new BusinessException(Problem.DEPENDENCY_NOT_DECLARED, "Not a declared dependency",
                     "The calling agent's card does not declare " + agent.name() + " among its dependencies");
         }
-        if (!dependencyTokens.countCall(token, callsPerRun, WINDOW)) {
+        if (!dependencyTokens.countCall(token, config.dependenciesCallsPerRun, WINDOW)) {
             throw new BusinessException(Problem.DEPENDENCY_CALLS_USED_UP, "Too many calls from one run",
-                    "One run may call its dependencies at most " + callsPerRun + " times");
+                    "One run may call its dependencies at most " + config.dependenciesCallsPerRun + " times");
         }
         var caller = new Invoker(grant.userId());
         var rate = rate(caller);
@@ -247,7 +235,7 @@ public class InvokeGateway {
     }
 
     private RateLimiter.Decision rate(Invoker caller) {
-        var rate = limiter.hit("invoke|user:" + caller.userId(), perMinute, WINDOW);
+        var rate = limiter.hit("invoke|user:" + caller.userId(), config.invokePerMinute, WINDOW);
         if (!rate.allowed()) {
             throw new BusinessException(Problem.RATE_LIMITED, "Too many invocations",
                     "At most " + rate.limit() + " invocations per " + WINDOW.toSeconds() + " s window per user, "
@@ -335,13 +323,14 @@ public class InvokeGateway {
             admission.held(hold, () -> balances.release(hold));
         }
     }
-    /** Subscribers may call one agent at most {@code subscriptionPerSecond} times a second: 429 past it. */
+    /** Subscribers may call one agent at most {@code subscriptionCallsPerSecond} times a second: 429 past it. */
     private void subscriptionCap(Invoker caller, Agent agent) {
-        var second = limiter.hit("subscription|" + caller.userId() + "|" + agent.id(), subscriptionPerSecond,
-                Duration.ofSeconds(1));
+        var second = limiter.hit("subscription|" + caller.userId() + "|" + agent.id(),
+                config.subscriptionCallsPerSecond, Duration.ofSeconds(1));
         if (!second.allowed()) {
             throw new BusinessException(Problem.RATE_LIMITED, "Too many calls of a subscription",
-                    "A subscription allows at most " + subscriptionPerSecond + " calls per second of one agent",
+                    "A subscription allows at most " + config.subscriptionCallsPerSecond
+                            + " calls per second of one agent",
                     rateHeaders(second, true));
         }
     }
@@ -366,7 +355,7 @@ public class InvokeGateway {
         var usage = reply.usage();
         var usageFacts = new AgentUsage.Facts(runId, caller.userId(), agent.id(), version, usage.tokensInput(),
                 usage.tokensOutput(), seconds, BigDecimal.valueOf(usage.costLlm()),
-                UsageRecorder.computeCost(seconds, computeRate), status.succeeded(), admission.holdId(),
+                UsageRecorder.computeCost(seconds, config.computeUsdPerSecond), status.succeeded(), admission.holdId(),
                 admission.charge(), calling.parentRunId(), calling.root());
         var record = stages.time(InvokeStages.Stage.RECORDING, () -> recorder.record(runFacts, usageFacts));
         admission.recorded(status.succeeded(), record.priceCharged());

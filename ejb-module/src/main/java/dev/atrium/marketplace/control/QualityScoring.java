@@ -20,7 +20,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
@@ -67,8 +67,8 @@ public class QualityScoring {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.marketplace.quality.window-days", defaultValue = "30")
-    int windowDays;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     /** Listed agents after {@code after} (null: from the first) in id order, at most {@code limit}. */
     public List<UUID> listed(UUID after, int limit) {
@@ -84,13 +84,13 @@ public class QualityScoring {
             if (agent == null || !agent.isActive()) {
                 continue;
             }
-            QualityScore q = measure.measure(id, null, now.minus(Duration.ofDays(windowDays)), now);
+            QualityScore q = measure.measure(id, null, now.minus(Duration.ofDays(config.qualityWindowDays)), now);
             AgentQuality stored = Optional.ofNullable(em.find(AgentQuality.class, id)).orElseGet(() -> {
                 var fresh = new AgentQuality(id);
                 em.persist(fresh);
                 return fresh;
             });
-            stored.measured(q, windowDays, now);
+            stored.measured(q, config.qualityWindowDays, now);
             agent.scored(q.score(), now);
             if (daily(agent, now)) {
                 takenDown++;
@@ -173,6 +173,6 @@ public class QualityScoring {
     }
 
     public int windowDays() {
-        return windowDays;
+        return config.qualityWindowDays;
     }
 }

@@ -16,7 +16,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.identity.control.AlertService;
 import dev.atrium.identity.control.UserService;
@@ -79,8 +79,8 @@ public class ReportService {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.marketplace.reports.per-hour", defaultValue = "5")
-    int perHour = 5;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     /**
      * 429 past the reporter's hourly limit; 404 unless the agent is listed; 403 for its author, for an unverified user
@@ -88,10 +88,11 @@ public class ReportService {
      * last approved or reinstated.
      */
     public AgentReport report(UUID agentId, long userId, ReportReason reason, String details) {
-        var rate = limiter.hit("reports|" + userId, perHour, RATE_WINDOW);
+        var rate = limiter.hit("reports|" + userId, config.reportsPerHour, RATE_WINDOW);
         if (!rate.allowed()) {
             throw new BusinessException(Problem.RATE_LIMITED, "Too many security reports",
-                    "At most " + perHour + " reports an hour per user; retry in " + rate.retryAfterSeconds() + " s",
+                    "At most " + config.reportsPerHour + " reports an hour per user; retry in "
+                            + rate.retryAfterSeconds() + " s",
                     Map.of("Retry-After", Long.toString(rate.retryAfterSeconds())));
         }
         Agent agent = em.find(Agent.class, agentId, LockModeType.PESSIMISTIC_WRITE);

@@ -18,7 +18,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
@@ -70,23 +70,12 @@ public class RolloutService {
     SessionContext context;
 
     @Inject
-    @ConfigProperty(name = "atrium.marketplace.rollout.step-hours", defaultValue = "24")
-    int stepHours;
-
-    @Inject
-    @ConfigProperty(name = "atrium.marketplace.rollout.min-calls", defaultValue = "50")
-    long minCalls;
-
-    @Inject
-    @ConfigProperty(name = "atrium.marketplace.rollout.success-margin", defaultValue = "0.05")
-    double successMargin;
-
-    @Inject
-    @ConfigProperty(name = "atrium.marketplace.rollout.quality-margin", defaultValue = "0.25")
-    double qualityMargin;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     public RolloutPolicy.Settings settings() {
-        return new RolloutPolicy.Settings(Duration.ofHours(stepHours), minCalls, successMargin, qualityMargin);
+        return new RolloutPolicy.Settings(Duration.ofHours(config.rolloutStepHours), config.rolloutMinCalls,
+                config.rolloutSuccessMargin, config.rolloutQualityMargin);
     }
 
     /** Evaluates every rollout in progress, each in its own transaction. Answers how many moved. */

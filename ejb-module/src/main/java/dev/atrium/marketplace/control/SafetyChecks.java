@@ -17,6 +17,8 @@ import java.util.logging.Logger;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.inject.ConfigProperties;
+
 import dev.atrium.marketplace.entity.CheckFinding;
 import dev.atrium.marketplace.entity.CheckResult;
 import dev.atrium.marketplace.entity.SafetyReport;
@@ -58,7 +60,8 @@ public class SafetyChecks {
     CardValidation cards;
 
     @Inject
-    MarketplaceSettings settings;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     private volatile Loaded advisories;
 
@@ -107,7 +110,7 @@ public class SafetyChecks {
                 Path root = dir.resolve("root");
                 ImageArchive.Unpacked image;
                 try {
-                    image = ImageArchive.unpack(archive, root, settings.imageCaps());
+                    image = ImageArchive.unpack(archive, root, config.imageCaps());
                 } catch (BundleRefused refused) {
                     return new SafetyReport(List.of(CheckResult.ran(ImageScan.NAME, "The image could not be unpacked",
                             List.of(CheckFinding.high(refused.entry(), "The image could not be unpacked: "
@@ -117,7 +120,7 @@ public class SafetyChecks {
             }
             Path bundle = dir.resolve("bundle");
             try {
-                BundleUnpacker.unpack(archive, bundle, settings.bundleMaxEntries(), settings.bundleMaxUnpackedBytes());
+                BundleUnpacker.unpack(archive, bundle, config.bundleMaxEntries, config.bundleMaxUnpackedBytes);
             } catch (BundleRefused refused) {
                 return new SafetyReport(List.of(CheckResult.ran(StaticScan.NAME, "The bundle could not be unpacked",
                         List.of(CheckFinding.high(refused.entry(), "The bundle could not be unpacked: "
@@ -144,7 +147,7 @@ public class SafetyChecks {
         results.add(CheckResult.ran(DependencyCheck.NAME, deps.dependencies() + " dependencies in " + deps.manifests()
                 + " manifests compared with " + advisories().size() + " advisories", deps.findings(), since(start)));
 
-        return runAgent(results, new CheckRunner(pooled(), bundle, card, settings.checksBudget(), System::nanoTime),
+        return runAgent(results, new CheckRunner(pooled(), bundle, card, config.checksBudget(), System::nanoTime),
                 scope);
     }
 
@@ -155,7 +158,7 @@ public class SafetyChecks {
      */
     private SafetyReport runImage(CheckedCard card, Path root, ImageArchive.Unpacked image, Scope scope) {
         var results = new ArrayList<CheckResult>();
-        var runner = new CheckRunner(pooled(), root, card, settings.checksBudget(), System::nanoTime, image.config());
+        var runner = new CheckRunner(pooled(), root, card, config.checksBudget(), System::nanoTime, image.config());
         Path app = applicationDir(root, image.config().workingDir(), runner.command());
         long start = System.nanoTime();
         if (app == null) {
@@ -308,7 +311,7 @@ public class SafetyChecks {
 
     /** The advisory file, read again when it changed on disk. */
     Advisories advisories() {
-        String path = settings.advisoriesPath();
+        String path = config.advisoriesPath();
         long modified = 0;
         if (!path.isEmpty()) {
             try {

@@ -17,7 +17,7 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
 import dev.atrium.platform.error.BusinessException;
@@ -91,24 +91,8 @@ public class SandboxSlots {
     }
 
     @Inject
-    @ConfigProperty(name = "atrium.sandbox.slots", defaultValue = "0")
-    int configuredSlots;
-
-    @Inject
-    @ConfigProperty(name = "atrium.sandbox.wait-seconds", defaultValue = "5")
-    int waitSeconds;
-
-    @Inject
-    @ConfigProperty(name = "atrium.sandbox.check-slots", defaultValue = "1")
-    int configuredCheckSlots;
-
-    @Inject
-    @ConfigProperty(name = "atrium.sandbox.per-caller-slots", defaultValue = "0")
-    int configuredPerCaller;
-
-    @Inject
-    @ConfigProperty(name = "atrium.sandbox.per-agent-slots", defaultValue = "0")
-    int configuredPerAgent;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -144,9 +128,9 @@ public class SandboxSlots {
 
     @PostConstruct
     void init() {
-        configure(configuredSlots > 0 ? configuredSlots : 2 * Runtime.getRuntime().availableProcessors(),
-                configuredCheckSlots, configuredPerCaller, configuredPerAgent,
-                Duration.ofSeconds(Math.max(0, waitSeconds)));
+        configure(config.sandboxSlots > 0 ? config.sandboxSlots : 2 * Runtime.getRuntime().availableProcessors(),
+                config.sandboxCheckSlots, config.sandboxPerCallerSlots, config.sandboxPerAgentSlots,
+                Duration.ofSeconds(Math.max(0, config.sandboxWaitSeconds)));
         metrics.gauge("atrium_sandbox_slots", this, SandboxSlots::size);
         metrics.gauge("atrium_sandbox_slots_busy", this, slots -> slots.size() - slots.free());
         metrics.gauge("atrium_sandbox_slots_waiting", this, SandboxSlots::waiting);

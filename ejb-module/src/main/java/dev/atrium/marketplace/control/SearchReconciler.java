@@ -21,7 +21,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.marketplace.entity.AgentStatus;
 
@@ -56,8 +56,8 @@ public class SearchReconciler {
     TimerService timers;
 
     @Inject
-    @ConfigProperty(name = "atrium.marketplace.search.reconcile-minutes", defaultValue = "5")
-    int minutes;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     @PostConstruct
     void start() {
@@ -65,7 +65,7 @@ public class SearchReconciler {
             applyFromDatabase(id);
         }
         reconcile();
-        long every = Duration.ofMinutes(Math.max(1, minutes)).toMillis();
+        long every = Duration.ofMinutes(Math.max(1, config.searchReconcileMinutes)).toMillis();
         timers.createIntervalTimer(every, every, new TimerConfig("search-reconcile", false));
     }
 

@@ -13,7 +13,7 @@ import dev.atrium.marketplace.entity.CheckFinding;
 import dev.atrium.sandbox.RunResult;
 
 /**
- * Check 1, the smoke tests: the first {@link MarketplaceSettings#SMOKE_TEST_CASES} test cases run in the sandbox;
+ * Check 1, the smoke tests: the first {@value #SMOKE_TEST_CASES} test cases run in the sandbox;
  * each must answer through the agent protocol, with an output valid against {@code output_schema} and holding the
  * {@code expected} properties with the same values (numbers compare by value, so {@code 1} equals {@code 1.0}).
  * A failing case is a high finding: the submission is rejected with the reason.
@@ -21,6 +21,8 @@ import dev.atrium.sandbox.RunResult;
 final class SmokeTestCheck {
 
     static final String NAME = "smoke_tests";
+    /** Smoke tests run at most this many of a card's test cases. */
+    static final int SMOKE_TEST_CASES = 3;
 
     private final CardValidator validator;
 
@@ -37,7 +39,7 @@ final class SmokeTestCheck {
         var cases = runner.card().testCases();
         int run = 0;
         int passed = 0;
-        for (CheckedCard.TestCase c : cases.subList(0, Math.min(cases.size(), MarketplaceSettings.SMOKE_TEST_CASES))) {
+        for (CheckedCard.TestCase c : cases.subList(0, Math.min(cases.size(), SMOKE_TEST_CASES))) {
             String pointer = "/test_cases/" + c.index();
             var limits = runner.limits();
             Optional<RunResult> result = runner.run("test_cases/" + c.index(), true, c.input(), Map.of(), limits);

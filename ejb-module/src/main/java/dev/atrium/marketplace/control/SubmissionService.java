@@ -21,6 +21,8 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
+import org.eclipse.microprofile.config.inject.ConfigProperties;
+
 import dev.atrium.ai.control.TenantService;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.marketplace.entity.Agent;
@@ -52,6 +54,9 @@ import dev.atrium.platform.persistence.Constraints;
 @Stateless
 public class SubmissionService {
 
+    /** The spec's free tier: at most 3 published agents. */
+    public static final int FREE_TIER_AGENTS = 3;
+
 
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
@@ -63,7 +68,8 @@ public class SubmissionService {
     CardValidation cards;
 
     @Inject
-    MarketplaceSettings settings;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     @Inject
     Embeddings embeddings;
@@ -92,11 +98,11 @@ public class SubmissionService {
         BundleInspector.Inspection inspection = null;
         boolean image = false;
         if (bundle != null) {
-            inspection = settings.inspector().inspect(bundle);
+            inspection = config.inspector().inspect(bundle);
             problems.addAll(inspection.problems());
             image = BundleInspector.IMAGE.equals(inspection.format());
             // the upload was read up to the larger cap, before its content told a bundle from an image archive
-            long max = image ? settings.imageMaxBytes() : settings.bundleMaxBytes();
+            long max = image ? config.imageMaxBytes : config.bundleMaxBytes;
             if (size(bundle) > max) {
                 throw new BusinessException(Problem.PAYLOAD_TOO_LARGE, "The submission is too large",
                         (image ? "An image archive" : "A bundle") + " may have at most " + max + " bytes");
@@ -114,8 +120,8 @@ public class SubmissionService {
             throw BusinessException.conflict("name: '" + card.name() + "' is taken by another developer's agent");
         }
         if (existing.isEmpty() && tenants.tierOf(authorId) == Tier.FREE
-                && agents.countPublished(authorId) >= MarketplaceSettings.FREE_TIER_AGENTS) {
-            throw BusinessException.forbidden("The free tier allows at most " + MarketplaceSettings.FREE_TIER_AGENTS
+                && agents.countPublished(authorId) >= FREE_TIER_AGENTS) {
+            throw BusinessException.forbidden("The free tier allows at most " + FREE_TIER_AGENTS
                     + " published agents; upgrade, or resubmit one of yours as a new version");
         }
         if (existing.isPresent()) {
@@ -163,7 +169,7 @@ public class SubmissionService {
             note = "";
         }
         var submission = new AgentVersion(agent.id(), authorId, card, stored, smoke, smokeCheck.summary(), vector,
-                model, settings.reviewWithin(), now);
+                model, config.reviewWithin(), now);
         submission.embedCapabilities(capabilityVectors);
         submission.recordChecks(report);
         if (!Constraints.persistUnique(em, submission)) {

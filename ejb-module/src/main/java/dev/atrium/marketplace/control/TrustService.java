@@ -15,7 +15,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.identity.control.AlertService;
 import dev.atrium.identity.control.UserService;
@@ -59,16 +59,8 @@ public class TrustService {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.marketplace.trust.min-calls", defaultValue = "100")
-    long minCalls = PromotionRule.MIN_CALLS;
-
-    @Inject
-    @ConfigProperty(name = "atrium.marketplace.trust.min-distinct-callers", defaultValue = "10")
-    long minDistinctCallers = PromotionRule.MIN_DISTINCT_CALLERS;
-
-    @Inject
-    @ConfigProperty(name = "atrium.marketplace.trust.min-reviews", defaultValue = "3")
-    long minReviews = PromotionRule.MIN_REVIEWS;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     /**
      * Promotes the agent to community when it has earned it ({@link PromotionRule}); does nothing otherwise (unknown
@@ -110,7 +102,7 @@ public class TrustService {
 
     /** The promotion rule with this deployment's figures. */
     PromotionRule rule() {
-        return new PromotionRule(minCalls, minDistinctCallers, minReviews);
+        return new PromotionRule(config.trustMinCalls, config.trustMinDistinctCallers, config.trustMinReviews);
     }
 
     /**

@@ -31,6 +31,7 @@ import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.Role;
 import dev.atrium.identity.entity.User;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
@@ -85,7 +86,8 @@ class ChatTurnQueriesTest {
         tenants.known = new KnownTiers();
         tenants.known.store = store;
         tenants.known.clock = CLOCK;
-        tenants.known.seconds = 30;
+        tenants.known.config = ConfigDefaults.of(AiConfig.class);
+        tenants.known.config.tierCacheSeconds = 30;
         quotas = new QuotaService();
         quotas.store = store;
         quotas.clock = CLOCK;
@@ -99,7 +101,8 @@ class ChatTurnQueriesTest {
             }
         };
         cache.store = store;
-        cache.seconds = 3600;
+        cache.config = ConfigDefaults.of(AiConfig.class);
+        cache.config.conversationCacheSeconds = 3600;
         cache.transactions = new NoTransactions();
         conversations = new ConversationStore();
         conversations.em = em;

@@ -26,6 +26,7 @@ import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.Role;
 import dev.atrium.identity.entity.User;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.kv.CountedStore;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.kv.KeyValueStore;
@@ -174,7 +175,8 @@ class KnownTiersTest {
         var known = new KnownTiers();
         known.store = store;
         known.clock = clock;
-        known.seconds = seconds;
+        known.config = ConfigDefaults.of(AiConfig.class);
+        known.config.tierCacheSeconds = seconds;
         var tenants = new TenantService();
         tenants.em = em;
         tenants.clock = clock;

@@ -36,6 +36,7 @@ import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
@@ -69,12 +70,13 @@ class OpenAiProviderClientCredentialsTest {
         models.setExecutor(Executors.newCachedThreadPool());
         models.start();
         provider = new OpenAiProvider();
-        provider.baseUrl = Optional.of("http://127.0.0.1:" + models.getAddress().getPort() + "/v1");
-        provider.apiKey = Optional.of("static-key-that-must-not-be-sent");
-        provider.tokenUrl = Optional.of(oauth.tokenEndpointUrl(ISSUER).toString());
-        provider.clientId = Optional.of("atrium");
-        provider.clientSecret = Optional.of("s3cret");
-        provider.scope = Optional.of("models");
+        provider.config = ConfigDefaults.of(AiConfig.class);
+        provider.config.llmBaseUrl = Optional.of("http://127.0.0.1:" + models.getAddress().getPort() + "/v1");
+        provider.config.llmApiKey = Optional.of("static-key-that-must-not-be-sent");
+        provider.config.llmTokenUrl = Optional.of(oauth.tokenEndpointUrl(ISSUER).toString());
+        provider.config.llmClientId = Optional.of("atrium");
+        provider.config.llmClientSecret = Optional.of("s3cret");
+        provider.config.llmScope = Optional.of("models");
         provider.clock = Clock.systemUTC();
         provider.threads = new ManagedThreadFactory() {
             @Override
@@ -220,7 +222,7 @@ class OpenAiProviderClientCredentialsTest {
         try (var socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        provider.tokenUrl = Optional.of("http://127.0.0.1:" + port + "/token");
+        provider.config.llmTokenUrl = Optional.of("http://127.0.0.1:" + port + "/token");
         provider.init();
 
         assertThatThrownBy(() -> provider.complete("m", HELLO)).isInstanceOfSatisfying(BusinessException.class,
@@ -230,7 +232,7 @@ class OpenAiProviderClientCredentialsTest {
 
     @Test
     void whenTokenUrlWithoutClientSecretThen503AndNothingSent() {
-        provider.clientSecret = Optional.empty();
+        provider.config.llmClientSecret = Optional.empty();
         provider.init();
 
         assertThatThrownBy(() -> provider.complete("m", HELLO)).isInstanceOfSatisfying(BusinessException.class,
@@ -240,7 +242,7 @@ class OpenAiProviderClientCredentialsTest {
 
     @Test
     void whenTokenUrlIsNotHttpThen503AndNothingSent() {
-        provider.tokenUrl = Optional.of("file:///etc/passwd");
+        provider.config.llmTokenUrl = Optional.of("file:///etc/passwd");
         provider.init();
 
         assertThatThrownBy(() -> provider.complete("m", HELLO)).isInstanceOfSatisfying(BusinessException.class,

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 
@@ -47,8 +48,9 @@ class OpenAiProviderTest {
         server.setExecutor(Executors.newCachedThreadPool());
         server.start();
         provider = new OpenAiProvider();
-        provider.baseUrl = Optional.of("http://127.0.0.1:" + server.getAddress().getPort() + "/v1");
-        provider.apiKey = Optional.empty();
+        provider.config = ConfigDefaults.of(AiConfig.class);
+        provider.config.llmBaseUrl = Optional.of("http://127.0.0.1:" + server.getAddress().getPort() + "/v1");
+        provider.config.llmApiKey = Optional.empty();
         provider.threads = new ManagedThreadFactory() {
             @Override
             public Thread newThread(Runnable r) {

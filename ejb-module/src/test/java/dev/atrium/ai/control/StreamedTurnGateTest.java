@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.atrium.ai.entity.Message;
 import dev.atrium.ai.entity.Tier;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
@@ -51,7 +52,8 @@ class StreamedTurnGateTest {
         cache = new StreamCache();
         cache.store = new InMemoryKeyValueStore(CLOCK);
         cache.clock = CLOCK;
-        cache.seconds = 3600;
+        cache.config = ConfigDefaults.of(AiConfig.class);
+        cache.config.streamCacheSeconds = 3600;
         var gateway = new ModelGateway();
         gateway.echo = new EchoProvider() {
             @Override
@@ -75,8 +77,9 @@ class StreamedTurnGateTest {
                 return new Usage(1, 2);
             }
         };
-        gateway.maxConcurrent = 1;
-        gateway.waitSeconds = 1;
+        gateway.config = ConfigDefaults.of(AiConfig.class);
+        gateway.config.maxConcurrentCalls = 1;
+        gateway.config.callWaitSeconds = 1;
         gateway.init();
         chat = new ChatService();
         chat.models = gateway;

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import dev.atrium.ai.entity.Task;
 import dev.atrium.ai.entity.TaskProgress;
 import dev.atrium.ai.entity.TaskStatus;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.persistence.TestDatabases;
 import dev.atrium.platform.query.ListQuery;
@@ -73,7 +74,8 @@ class TaskPersistenceTest {
             var service = new TaskService();
             service.em = em;
             service.clock = clock;
-            service.retentionSeconds = 3600;
+            service.config = ConfigDefaults.of(AiConfig.class);
+            service.config.taskRetentionSeconds = 3600;
             service.ledger = new UsageLedger();
             service.ledger.em = em;
             service.ledger.clock = clock;

@@ -32,6 +32,7 @@ import dev.atrium.billing.entity.BillingAccount;
 import dev.atrium.billing.entity.EntryKind;
 import dev.atrium.billing.entity.PayoutAccount;
 import dev.atrium.billing.entity.RevenueSplit;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.persistence.TestDatabases;
 
 /**
@@ -97,7 +98,8 @@ class LedgerLockOrderTest {
             var ledger = new Ledger();
             ledger.em = em;
             ledger.clock = clock;
-            ledger.signupCredit = BigDecimal.ZERO;
+            ledger.config = ConfigDefaults.of(BillingConfig.class);
+            ledger.config.signupCredit = BigDecimal.ZERO;
             var balances = new Balances();
             balances.em = em;
             balances.ledger = ledger;
@@ -109,7 +111,8 @@ class LedgerLockOrderTest {
             payouts.ledger = ledger;
             payouts.accounts = accounts;
             payouts.clock = clock;
-            payouts.minimum = new BigDecimal("50.00");
+            payouts.config = ConfigDefaults.of(BillingConfig.class);
+            payouts.config.payoutMinimum = new BigDecimal("50.00");
             em.getTransaction().begin();
             T result = work.apply(new Services(em, ledger, balances, payouts));
             em.getTransaction().commit();

@@ -28,6 +28,7 @@ import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.BillingAccount;
 import dev.atrium.billing.entity.EntryKind;
 import dev.atrium.billing.entity.RevenueSplit;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.persistence.TestDatabases;
 
 /**
@@ -65,7 +66,8 @@ class LedgerPersistenceTest {
             var ledger = new Ledger();
             ledger.em = em;
             ledger.clock = clock;
-            ledger.signupCredit = new BigDecimal("5.00");
+            ledger.config = ConfigDefaults.of(BillingConfig.class);
+            ledger.config.signupCredit = new BigDecimal("5.00");
             var balances = new Balances();
             balances.em = em;
             balances.ledger = ledger;

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.atrium.billing.entity.TopUp;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.webhook.WebhookSignature;
@@ -81,10 +82,11 @@ class StripeProcessorTest {
         stripe.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         stripe.start();
         processor = new StripeProcessor();
-        processor.apiBase = "http://127.0.0.1:" + stripe.getAddress().getPort() + "/";
-        processor.secretKey = Optional.of(SECRET_KEY);
-        processor.webhookSecret = Optional.of(WEBHOOK_SECRET);
-        processor.timeoutSeconds = 5;
+        processor.config = ConfigDefaults.of(BillingConfig.class);
+        processor.config.stripeApiBase = "http://127.0.0.1:" + stripe.getAddress().getPort() + "/";
+        processor.config.stripeSecretKey = Optional.of(SECRET_KEY);
+        processor.config.stripeWebhookSecret = Optional.of(WEBHOOK_SECRET);
+        processor.config.stripeTimeoutSeconds = 5;
     }
 
     @AfterEach
@@ -154,7 +156,7 @@ class StripeProcessorTest {
     @Test
     void whenStripeCannotBeReachedThenTheTopUpIsRefusedAsUnavailable() throws IOException {
         try (var socket = new ServerSocket(0)) {
-            processor.apiBase = "http://127.0.0.1:" + socket.getLocalPort();
+            processor.config.stripeApiBase = "http://127.0.0.1:" + socket.getLocalPort();
         }
         assertThatThrownBy(() -> processor.open(topUp("10.00"))).isInstanceOfSatisfying(BusinessException.class,
                 e -> assertThat(e.problem()).isEqualTo(Problem.UNAVAILABLE));
@@ -164,7 +166,7 @@ class StripeProcessorTest {
     void whenStripeAnswersPastTheTimeoutThenPaymentTimedOutForTopUpsAndUnavailableForTransfers() throws IOException {
         answer = payload("payment_intent.created.json", Map.of("payment_intent", "pi_3PgT3aLkdIwHu7ix0late",
                 "amount", "1000", "top_up_id", UUID.randomUUID().toString(), "user_id", "42"));
-        processor.timeoutSeconds = 1;
+        processor.config.stripeTimeoutSeconds = 1;
         delayMillis = 2_500;
         assertThatThrownBy(() -> processor.open(topUp("10.00"))).isInstanceOfSatisfying(BusinessException.class,
                 e -> {
@@ -181,7 +183,7 @@ class StripeProcessorTest {
 
     @Test
     void whenNoSecretKeyIsConfiguredThenTopUpsAreUnavailable() {
-        processor.secretKey = Optional.empty();
+        processor.config.stripeSecretKey = Optional.empty();
         assertThatThrownBy(() -> processor.open(topUp("10.00"))).isInstanceOfSatisfying(BusinessException.class,
                 e -> assertThat(e.problem()).isEqualTo(Problem.UNAVAILABLE));
         assertThat(requests).isEmpty();
@@ -314,7 +316,7 @@ class StripeProcessorTest {
 
     @Test
     void whenStripeWebhooksAreNotConfiguredThenCallbacksAreUnavailable() throws IOException {
-        processor.webhookSecret = Optional.of(" ");
+        processor.config.stripeWebhookSecret = Optional.of(" ");
         byte[] body = payload("event.payment_intent.succeeded.json", values(UUID.randomUUID(), "2550"))
                 .getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> processor.read(body, signed(body, NOW), NOW))

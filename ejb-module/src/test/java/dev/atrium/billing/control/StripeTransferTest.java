@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.atrium.billing.entity.Payout;
 import dev.atrium.billing.entity.PayoutAccount;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.webhook.WebhookSignature;
@@ -68,10 +69,11 @@ class StripeTransferTest {
         });
         stripe.start();
         processor = new StripeProcessor();
-        processor.apiBase = "http://127.0.0.1:" + stripe.getAddress().getPort();
-        processor.secretKey = Optional.of(SECRET_KEY);
-        processor.webhookSecret = Optional.of(WEBHOOK_SECRET);
-        processor.timeoutSeconds = 5;
+        processor.config = ConfigDefaults.of(BillingConfig.class);
+        processor.config.stripeApiBase = "http://127.0.0.1:" + stripe.getAddress().getPort();
+        processor.config.stripeSecretKey = Optional.of(SECRET_KEY);
+        processor.config.stripeWebhookSecret = Optional.of(WEBHOOK_SECRET);
+        processor.config.stripeTimeoutSeconds = 5;
     }
 
     @AfterEach

@@ -22,6 +22,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.objects.FileObjectStore;
@@ -36,22 +37,11 @@ class BundleCacheTest {
         var cache = new BundleCache();
         cache.objects = store;
         cache.dataDir = data.toString();
-        cache.settings = new MarketplaceSettings() {
-            @Override
-            public int bundleMaxEntries() {
-                return 100;
-            }
-
-            @Override
-            public long bundleMaxUnpackedBytes() {
-                return 1024 * 1024;
-            }
-
-            @Override
-            public dev.atrium.sandbox.ImageArchive.Caps imageCaps() {
-                return dev.atrium.sandbox.ImageArchive.Caps.of(100, 1024 * 1024);
-            }
-        };
+        cache.config = ConfigDefaults.of(MarketplaceConfig.class);
+        cache.config.bundleMaxEntries = 100;
+        cache.config.bundleMaxUnpackedBytes = 1024 * 1024;
+        cache.config.imageMaxEntries = 100;
+        cache.config.imageMaxUnpackedBytes = 1024 * 1024;
         return cache;
     }
 

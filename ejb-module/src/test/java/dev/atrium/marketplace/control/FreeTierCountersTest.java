@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.kv.KeyValueStoreException;
 
@@ -23,8 +24,9 @@ class FreeTierCountersTest {
         var free = new FreeTier();
         free.store = new InMemoryKeyValueStore(CLOCK);
         free.clock = CLOCK;
-        free.callsPerMonth = 100;
-        free.tokensPerMonth = 50_000;
+        free.config = ConfigDefaults.of(MarketplaceConfig.class);
+        free.config.freeCallsPerMonth = 100;
+        free.config.freeTokensPerMonth = 50_000;
         free.store.set("market:free:" + counter + ":7:2026-11", "0x10", null);
 
         assertThatThrownBy(() -> free.check(7)).isInstanceOf(KeyValueStoreException.class);

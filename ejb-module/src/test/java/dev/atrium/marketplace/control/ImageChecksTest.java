@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.atrium.marketplace.entity.CheckFinding;
 import dev.atrium.marketplace.entity.SafetyReport;
 import dev.atrium.marketplace.entity.Severity;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.sandbox.BubblewrapExecutor;
 import dev.atrium.sandbox.TestImages;
 
@@ -75,15 +76,15 @@ class ImageChecksTest {
         checks.slots = new SandboxSlots(2, Duration.ofSeconds(5));
         checks.cards = new CardValidation();
         checks.cards.compile();
-        checks.settings = new MarketplaceSettings();
-        checks.settings.imageMaxEntries = 1000;
-        checks.settings.imageMaxUnpackedBytes = 64L * 1024 * 1024;
-        checks.settings.checksBudgetSeconds = 60;
+        checks.config = ConfigDefaults.of(MarketplaceConfig.class);
+        checks.config.imageMaxEntries = 1000;
+        checks.config.imageMaxUnpackedBytes = 64L * 1024 * 1024;
+        checks.config.checksBudgetSeconds = 60;
         Path advisories = dir.resolve("advisories.json");
         Files.writeString(advisories, "[{\"id\":\"DSA-0000-1\",\"summary\":\"fixture flaw\",\"affected\":[{"
                 + "\"package\":{\"ecosystem\":\"Debian:12\",\"name\":\"fixture-lib\"},\"ranges\":[{\"type\":"
                 + "\"ECOSYSTEM\",\"events\":[{\"introduced\":\"0\"},{\"fixed\":\"1.0-2\"}]}]}]}]");
-        checks.settings.advisories = Optional.of(advisories.toString());
+        checks.config.advisories = Optional.of(advisories.toString());
     }
 
     private Path archive(byte[] bytes) throws IOException {

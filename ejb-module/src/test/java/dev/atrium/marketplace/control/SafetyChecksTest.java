@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.atrium.marketplace.entity.CheckResult;
 import dev.atrium.marketplace.entity.CheckStatus;
 import dev.atrium.marketplace.entity.SafetyReport;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.sandbox.SandboxRefused;
 
@@ -48,11 +49,11 @@ class SafetyChecksTest {
         checks.slots = new SandboxSlots(2, java.time.Duration.ofSeconds(5));
         checks.cards = new CardValidation();
         checks.cards.compile();
-        checks.settings = new MarketplaceSettings();
-        checks.settings.bundleMaxEntries = 100;
-        checks.settings.bundleMaxUnpackedBytes = 10_000_000;
-        checks.settings.checksBudgetSeconds = 60;
-        checks.settings.advisories = Optional.empty();
+        checks.config = ConfigDefaults.of(MarketplaceConfig.class);
+        checks.config.bundleMaxEntries = 100;
+        checks.config.bundleMaxUnpackedBytes = 10_000_000;
+        checks.config.checksBudgetSeconds = 60;
+        checks.config.advisories = Optional.empty();
     }
 
     private Path tarGz(Map<String, String> files) throws IOException {
@@ -143,13 +144,13 @@ class SafetyChecksTest {
     void whenTheConfiguredAdvisoryFileChangesThenItIsReadAgain() throws IOException {
         Path file = dir.resolve("advisories.osv.json");
         Files.writeString(file, "[]");
-        checks.settings.advisories = Optional.of(file.toString());
+        checks.config.advisories = Optional.of(file.toString());
         assertThat(checks.advisories().size()).isZero();
         Files.writeString(file, "[{\"id\": \"T-1\", \"affected\": [{\"package\": {\"ecosystem\": \"npm\", "
                 + "\"name\": \"x\"}, \"versions\": [\"1.0.0\"]}]}]");
         Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
         assertThat(checks.advisories().size()).isEqualTo(1);
-        checks.settings.advisories = Optional.empty();
+        checks.config.advisories = Optional.empty();
         assertThat(checks.advisories().size()).isGreaterThanOrEqualTo(8);
     }
 
@@ -182,7 +183,7 @@ class SafetyChecksTest {
                 + "\"name\": \"x\"}, \"versions\": [\"1.0.0\"]}]}";
         Path file = dir.resolve("advisories.osv.json");
         Files.writeString(file, "[" + record + "]");
-        checks.settings.advisories = Optional.of(file.toString());
+        checks.config.advisories = Optional.of(file.toString());
         String first = checks.advisoriesFingerprint();
 
         Files.writeString(file, "[\n  " + record.replace(", ", ",\n    ") + "\n]\n");
@@ -193,7 +194,7 @@ class SafetyChecksTest {
         String added = checks.advisoriesFingerprint();
 
         assertThat(first).matches("[0-9a-f]{16}").isEqualTo(reformatted).isNotEqualTo(added);
-        checks.settings.advisories = Optional.empty();
+        checks.config.advisories = Optional.empty();
         assertThat(checks.advisoriesFingerprint()).isNotEqualTo(first).isNotEqualTo(added);
     }
 }

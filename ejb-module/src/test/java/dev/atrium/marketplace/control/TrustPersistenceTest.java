@@ -44,6 +44,7 @@ import dev.atrium.marketplace.entity.SemanticVersion;
 import dev.atrium.marketplace.entity.SmokeStatus;
 import dev.atrium.marketplace.entity.TakedownReason;
 import dev.atrium.marketplace.entity.TrustLevel;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.http.RateLimiter;
@@ -113,6 +114,7 @@ class TrustPersistenceTest {
         trust.users = users;
         trust.clock = clock;
         trust.changes = changes;
+        trust.config = ConfigDefaults.of(MarketplaceConfig.class);
         var alertService = new AlertService() {
             @Override
             public Optional<SecurityAlert> raise(String kind, String subject, String details) {
@@ -141,6 +143,7 @@ class TrustPersistenceTest {
             }
         };
         reports.clock = clock;
+        reports.config = ConfigDefaults.of(MarketplaceConfig.class);
         return new Services(em, trust, reports, reviews);
     }
 
@@ -295,9 +298,9 @@ class TrustPersistenceTest {
         strangersCall(id, 2, 3);
 
         run(s -> {
-            s.trust().minCalls = 6;
-            s.trust().minDistinctCallers = 2;
-            s.trust().minReviews = 1;
+            s.trust().config.trustMinCalls = 6;
+            s.trust().config.trustMinDistinctCallers = 2;
+            s.trust().config.trustMinReviews = 1;
             s.trust().reconsider(id);
         });
 

@@ -34,6 +34,7 @@ import dev.atrium.marketplace.entity.Pricing;
 import dev.atrium.marketplace.entity.RunStatus;
 import dev.atrium.marketplace.entity.SemanticVersion;
 import dev.atrium.marketplace.entity.SmokeStatus;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.events.ApplicationEvent;
 import dev.atrium.platform.persistence.TestDatabases;
@@ -80,6 +81,7 @@ class UsageRecorderPersistenceTest {
     private Services services(EntityManager em) {
         var trust = new TrustService();
         trust.em = em;
+        trust.config = ConfigDefaults.of(MarketplaceConfig.class);
         trust.clock = clock;
         trust.changes = new AgentChanges() {
             @Override

@@ -28,7 +28,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -36,6 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.glassfish.jersey.server.ChunkedOutput;
 
+import dev.atrium.ai.control.AiConfig;
 import dev.atrium.ai.control.ChatService;
 import dev.atrium.ai.control.QuotaService;
 import dev.atrium.ai.control.StreamCache;
@@ -71,8 +72,8 @@ public class ChatResource {
     HttpServletRequest request;
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.stream-resume-stall-seconds", defaultValue = "60")
-    long stallSeconds;
+    @ConfigProperties
+    AiConfig config;
 
     @Inject
     StreamThreads executor;
@@ -267,7 +268,7 @@ public class ChatResource {
                     events.send(Map.of("type", "done"));
                     return;
                 }
-                if (System.nanoTime() - changed > TimeUnit.SECONDS.toNanos(stallSeconds)) {
+                if (System.nanoTime() - changed > TimeUnit.SECONDS.toNanos(config.streamResumeStallSeconds)) {
                     events.error(new BusinessException(Problem.UNAVAILABLE,
                             "The answer is no longer being generated"));
                     return;

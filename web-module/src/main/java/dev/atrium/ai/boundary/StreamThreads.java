@@ -13,8 +13,9 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
+import dev.atrium.ai.control.AiConfig;
 import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
@@ -39,13 +40,14 @@ public class StreamThreads implements Executor {
     ManagedThreadFactory factory;
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.stream-threads", defaultValue = "500")
-    int max;
+    @ConfigProperties
+    AiConfig config;
 
     private ThreadPoolExecutor pool;
 
     @PostConstruct
     void start() {
+        int max = config.streamThreads;
         if (max < 1) {
             throw new IllegalStateException("atrium.ai.stream-threads must be at least 1, not " + max);
         }

@@ -22,6 +22,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -34,7 +35,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.boundary.RequiresPermission;
 import dev.atrium.marketplace.control.AgentService;
-import dev.atrium.marketplace.control.MarketplaceSettings;
+import dev.atrium.marketplace.control.MarketplaceConfig;
 import dev.atrium.marketplace.control.SearchMode;
 import dev.atrium.marketplace.control.SearchService;
 import dev.atrium.marketplace.control.SubmissionService;
@@ -64,7 +65,8 @@ public class AgentsResource {
     SearchService search;
 
     @Inject
-    MarketplaceSettings settings;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     @Inject
     BaseUrl baseUrl;
@@ -97,7 +99,7 @@ public class AgentsResource {
     @APIResponse(responseCode = "413", description = "The bundle is larger than the limit")
     public Response submit(List<EntityPart> parts) {
         long author = Callers.required(request).userId();
-        try (var submission = SubmissionParts.read(parts, settings.uploadMaxBytes())) {
+        try (var submission = SubmissionParts.read(parts, config.uploadMaxBytes())) {
             var outcome = submissions.submit(author, submission.card(), submission.bundle());
             if (outcome.isRejected()) {
                 return Response.status(422).entity(SubmissionRejected.of(outcome.problems(), outcome.checks())).build();

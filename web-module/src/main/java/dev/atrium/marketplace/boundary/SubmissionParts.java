@@ -11,7 +11,7 @@ import java.util.List;
 
 import jakarta.ws.rs.core.EntityPart;
 
-import dev.atrium.marketplace.control.MarketplaceSettings;
+import dev.atrium.marketplace.control.CardValidator;
 import dev.atrium.platform.error.BusinessException;
 
 /**
@@ -70,9 +70,9 @@ final class SubmissionParts implements AutoCloseable {
 
     private static String card(EntityPart part) {
         try (InputStream in = part.getContent()) {
-            byte[] bytes = in.readNBytes(MarketplaceSettings.CARD_MAX_BYTES + 1);
-            if (bytes.length > MarketplaceSettings.CARD_MAX_BYTES) {
-                throw BusinessException.validation("card: at most " + MarketplaceSettings.CARD_MAX_BYTES + " bytes");
+            byte[] bytes = in.readNBytes(CardValidator.CARD_MAX_BYTES + 1);
+            if (bytes.length > CardValidator.CARD_MAX_BYTES) {
+                throw BusinessException.validation("card: at most " + CardValidator.CARD_MAX_BYTES + " bytes");
             }
             return new String(bytes, StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -8,7 +8,9 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.Provider;
 
-import dev.atrium.marketplace.control.MarketplaceSettings;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
+
+import dev.atrium.marketplace.control.MarketplaceConfig;
 import dev.atrium.platform.boundary.FilterOrder;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
@@ -26,11 +28,12 @@ import dev.atrium.platform.http.BodyLimit;
 public class UploadLimitFilter implements ContainerRequestFilter {
 
     @Inject
-    MarketplaceSettings settings;
+    @ConfigProperties
+    MarketplaceConfig config;
 
     @Override
     public void filter(ContainerRequestContext request) {
-        long max = settings.requestMaxBytes();
+        long max = config.requestMaxBytes();
         BodyLimit.checkDeclared(request.getHeaderString(HttpHeaders.CONTENT_LENGTH), max,
                 () -> tooLarge(max), () -> BusinessException.badRequest("Content-Length is not a number"));
         request.setEntityStream(BodyLimit.bound(request.getEntityStream(), max, () -> tooLarge(max)));

@@ -16,6 +16,8 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.atrium.ai.control.AiConfig;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 
@@ -40,7 +42,8 @@ class StreamThreadsTest {
                 throw new UnsupportedOperationException("the streams use no fork-join pool");
             }
         };
-        threads.max = max;
+        threads.config = ConfigDefaults.of(AiConfig.class);
+        threads.config.streamThreads = max;
         threads.start();
         return threads;
     }
@@ -110,7 +113,8 @@ class StreamThreadsTest {
 
     @Test
     void whenTheLimitIsBelowOneThenTheApplicationDoesNotStart() throws Exception {
-        threads.max = 0;
+        threads.config = ConfigDefaults.of(AiConfig.class);
+        threads.config.streamThreads = 0;
         assertThatThrownBy(threads::start).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("atrium.ai.stream-threads");
         started(1);
