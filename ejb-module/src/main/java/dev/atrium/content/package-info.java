@@ -11,5 +11,7 @@
  *
  * <p>Leaves out: users themselves; authors are referred to by id and named through the identity context's
  * {@code UserService}.
+ *
+ * <p>Its configuration lives in {@code control.ContentConfig}.
  */
 package dev.atrium.content;

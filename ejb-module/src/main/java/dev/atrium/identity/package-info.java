@@ -13,5 +13,7 @@
  * users only as {@code UserSummary} by id).
  *
  * <p>Leaves out: the AI backend's API keys and tiers, which attach to users from their own context.
+ *
+ * <p>Its configuration lives in {@code control.IdentityConfig}.
  */
 package dev.atrium.identity;

@@ -16,5 +16,7 @@
  *
  * <p>Leaves out: anything about users, content, models or agents; the HTTP side of the conventions lives in the web
  * module's {@code platform.boundary}.
+ *
+ * <p>Its configuration lives in {@code PlatformConfig}.
  */
 package dev.atrium.platform;

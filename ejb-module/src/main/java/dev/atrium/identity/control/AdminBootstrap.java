@@ -10,7 +10,7 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.User;
@@ -25,12 +25,8 @@ public class AdminBootstrap {
     private static final Logger LOG = Logger.getLogger(AdminBootstrap.class.getName());
 
     @Inject
-    @ConfigProperty(name = "atrium.admin.email")
-    Optional<String> email;
-
-    @Inject
-    @ConfigProperty(name = "atrium.admin.password")
-    Optional<String> password;
+    @ConfigProperties
+    IdentityConfig config;
 
     @Inject
     UserRepository users;
@@ -46,6 +42,8 @@ public class AdminBootstrap {
 
     @PostConstruct
     void ensureAdministrator() {
+        Optional<String> email = config.adminEmail;
+        Optional<String> password = config.adminPassword;
         if (email.filter(s -> !s.isBlank()).isEmpty() || password.filter(s -> !s.isBlank()).isEmpty()) {
             return;
         }

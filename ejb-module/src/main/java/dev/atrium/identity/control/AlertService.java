@@ -15,7 +15,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
@@ -79,8 +79,8 @@ public class AlertService {
     AlertService self;
 
     @Inject
-    @ConfigProperty(name = AlertSettings.COOLDOWN, defaultValue = "60")
-    long cooldownMinutes;
+    @ConfigProperties
+    IdentityConfig config;
 
     /**
      * Raises the signal. A new episode's alert is written in a transaction of its own, so an alert about a failed
@@ -90,7 +90,8 @@ public class AlertService {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public Optional<SecurityAlert> raise(String kind, String subject, String details) {
         var now = clock.instant();
-        long repeats = store.beginOrRepeat("alert:cool:" + kind + ":" + subject, Duration.ofMinutes(cooldownMinutes),
+        var cooldown = Duration.ofMinutes(config.alertsCooldownMinutes);
+        long repeats = store.beginOrRepeat("alert:cool:" + kind + ":" + subject, cooldown,
                 repeatKey("count", kind, subject), repeatKey("last", kind, subject),
                 Long.toString(now.toEpochMilli()), REPEATS_KEPT);
         if (repeats > 0) {

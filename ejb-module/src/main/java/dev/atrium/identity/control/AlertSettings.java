@@ -9,14 +9,14 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 /**
  * Refuses to start with security-alert thresholds that make no sense (a zero or negative count or window, a
  * success rate outside 0 to 100 percent, a switch that is neither true nor false): such a value would page on every login or never, and either is worse
  * than a failed deployment whose message names the key and its environment variable. Text that is no number at
- * all already fails at injection. The readers ({@link LoginMonitor}, {@link SecuritySignals}, {@link AlertService})
- * inject the same keys with the same defaults.
+ * all already fails at injection. The keys and their defaults are in {@link IdentityConfig}, which the readers
+ * ({@link LoginMonitor}, {@link SecuritySignals}, {@link AlertService}) share.
  */
 @Startup
 @Singleton
@@ -43,55 +43,16 @@ public class AlertSettings {
     }
 
     @Inject
-    @ConfigProperty(name = COOLDOWN, defaultValue = "60")
-    long cooldownMinutes;
-
-    @Inject
-    @ConfigProperty(name = LOGIN_MIN_ATTEMPTS, defaultValue = "20")
-    long loginMinAttempts;
-
-    @Inject
-    @ConfigProperty(name = LOGIN_MIN_SUCCESS_PERCENT, defaultValue = "95")
-    double loginMinSuccessPercent;
-
-    @Inject
-    @ConfigProperty(name = LOGIN_MAX_FAILURES, defaultValue = "50")
-    long loginMaxFailures;
-
-    @Inject
-    @ConfigProperty(name = REFRESH_MAX, defaultValue = "30")
-    long refreshMax;
-
-    @Inject
-    @ConfigProperty(name = REFRESH_WINDOW, defaultValue = "10")
-    long refreshWindowMinutes;
-
-    @Inject
-    @ConfigProperty(name = THEFT_WINDOW, defaultValue = "10")
-    long theftWindowMinutes;
-
-    // read as text: MicroProfile Config turns any word it does not know into false, so a typo would quietly
-    // switch revocation off
-    @Inject
-    @ConfigProperty(name = THEFT_REVOKE, defaultValue = "true")
-    String theftRevoke;
-
-    @Inject
-    @ConfigProperty(name = LOCATION_WINDOW, defaultValue = "60")
-    long locationWindowMinutes;
-
-    @Inject
-    @ConfigProperty(name = RESET_MAX, defaultValue = "5")
-    long resetMax;
-
-    @Inject
-    @ConfigProperty(name = RESET_WINDOW, defaultValue = "60")
-    long resetWindowMinutes;
+    @ConfigProperties
+    IdentityConfig config;
 
     @PostConstruct
     void checkAtStart() {
-        check(new Values(cooldownMinutes, loginMinAttempts, loginMinSuccessPercent, loginMaxFailures, refreshMax,
-                refreshWindowMinutes, theftWindowMinutes, theftRevoke, locationWindowMinutes, resetMax, resetWindowMinutes));
+        var c = config;
+        check(new Values(c.alertsCooldownMinutes, c.alertsLoginMinAttempts, c.alertsLoginMinSuccessPercent,
+                c.alertsLoginMaxFailuresPerAddress, c.alertsRefreshMax, c.alertsRefreshWindowMinutes,
+                c.alertsRefreshTheftWindowMinutes, c.alertsRefreshTheftRevoke, c.alertsLocationWindowMinutes,
+                c.alertsPasswordResetMax, c.alertsPasswordResetWindowMinutes));
     }
 
     /** Throws {@link IllegalStateException} naming every key whose value is out of bounds. */

@@ -10,7 +10,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.identity.entity.ApiKey;
 import dev.atrium.platform.error.BusinessException;
@@ -39,11 +39,12 @@ public class ApiKeyService {
     RateLimiter limiter;
 
     @Inject
-    @ConfigProperty(name = "atrium.api-keys.per-hour", defaultValue = "20")
-    int perHour;
+    @ConfigProperties
+    IdentityConfig config;
 
     /** A new key for the user, shown this once; 429 past the keys one user may issue in an hour. */
     public String issue(long userId) {
+        int perHour = config.apiKeysPerHour;
         var rate = limiter.hit("api-keys|user:" + userId, perHour, HOUR);
         if (!rate.allowed()) {
             throw new BusinessException(Problem.RATE_LIMITED, "Too many API keys issued",

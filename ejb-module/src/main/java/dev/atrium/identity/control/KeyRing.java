@@ -19,7 +19,7 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -63,16 +63,8 @@ public class KeyRing {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.tokens.access-ttl-seconds", defaultValue = "900")
-    long accessTtl;
-
-    @Inject
-    @ConfigProperty(name = "atrium.tokens.refresh-ttl-seconds", defaultValue = "604800")
-    long refreshTtl;
-
-    @Inject
-    @ConfigProperty(name = "atrium.tokens.verify-ttl-seconds", defaultValue = "86400")
-    long verifyTtl;
+    @ConfigProperties
+    IdentityConfig config;
 
     private volatile Snapshot snapshot;
     private volatile Instant lastMissReload = Instant.EPOCH;
@@ -142,7 +134,8 @@ public class KeyRing {
 
     /** How long a retired key must still verify: the longest lifetime of a token it may have signed. */
     Duration keepPrevious(String algorithm) {
-        long seconds = RS256.equals(algorithm) ? accessTtl : Math.max(refreshTtl, verifyTtl);
+        long seconds = RS256.equals(algorithm) ? config.tokensAccessTtlSeconds
+                : Math.max(config.tokensRefreshTtlSeconds, config.tokensVerifyTtlSeconds);
         return Duration.ofSeconds(seconds + 60);
     }
 

@@ -14,7 +14,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 /**
  * Creates the key ring at start and rotates it on a schedule: every ten minutes, a current key older than
@@ -34,8 +34,8 @@ public class KeyRingMaintenance {
     KeyRing ring;
 
     @Inject
-    @ConfigProperty(name = "atrium.keys.rotate-after-days", defaultValue = "90")
-    int rotateAfterDays;
+    @ConfigProperties
+    IdentityConfig config;
 
     @PostConstruct
     void start() {
@@ -44,11 +44,11 @@ public class KeyRingMaintenance {
 
     @Schedule(hour = "*", minute = "*/10", persistent = false)
     void rotateWhenDue() {
-        if (rotateAfterDays <= 0) {
+        if (config.keysRotateAfterDays <= 0) {
             return;
         }
         for (String algorithm : new String[] {KeyRing.HS256, KeyRing.RS256}) {
-            ring.rotateIfOlderThan(algorithm, Duration.ofDays(rotateAfterDays))
+            ring.rotateIfOlderThan(algorithm, Duration.ofDays(config.keysRotateAfterDays))
                     .ifPresent(kid -> LOG.info(() -> "Scheduled rotation: " + algorithm + " signs with " + kid));
         }
     }

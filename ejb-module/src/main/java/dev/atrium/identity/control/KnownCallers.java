@@ -16,7 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.identity.control.InvalidTokenException.Reason;
 import dev.atrium.identity.entity.User;
@@ -87,8 +87,8 @@ public class KnownCallers {
     TransactionSynchronizationRegistry transactions;
 
     @Inject
-    @ConfigProperty(name = "atrium.identity.caller-cache-seconds", defaultValue = "30")
-    long seconds;
+    @ConfigProperties
+    IdentityConfig config;
 
     private final Map<String, Checked> checkedTokens = new ConcurrentHashMap<>();
     private final Map<Long, KnownUser> knownUsers = new ConcurrentHashMap<>();
@@ -127,7 +127,7 @@ public class KnownCallers {
         }
         Optional<KnownUser> read = users.findWithRoles(userId).filter(User::isActive).map(u -> snapshot(u, version,
                 now));
-        if (read.isPresent() && seconds > 0) {
+        if (read.isPresent() && config.callerCacheSeconds > 0) {
             keep(knownUsers, userId, read.get());
         } else {
             knownUsers.remove(userId);
@@ -146,7 +146,7 @@ public class KnownCallers {
                 store.set(versionKey(userId), UUID.randomUUID().toString(), versionLifetime());
             } catch (KeyValueStoreException e) {
                 LOG.warning(() -> "A user's change could not be announced to other instances; they may act on what "
-                        + "they kept for up to " + seconds + " s: " + e.getMessage());
+                        + "they kept for up to " + config.callerCacheSeconds + " s: " + e.getMessage());
             }
         });
     }
@@ -158,14 +158,14 @@ public class KnownCallers {
         }
         VerifiedToken token = tokens.verify(credential, TokenType.ACCESS, true);
         Checked checked = new Checked(token, TokenBlacklist.key(credential));
-        if (seconds > 0) {
+        if (config.callerCacheSeconds > 0) {
             keep(checkedTokens, credential, checked);
         }
         return checked;
     }
 
     private boolean fresh(Instant keptAt, Instant now) {
-        return !keptAt.isAfter(now) && Duration.between(keptAt, now).getSeconds() < seconds;
+        return !keptAt.isAfter(now) && Duration.between(keptAt, now).getSeconds() < config.callerCacheSeconds;
     }
 
     private KnownUser snapshot(User user, String version, Instant now) {
@@ -176,7 +176,7 @@ public class KnownCallers {
 
     /** Long enough that a version cannot expire back to "none" while a user kept under "none" is still used. */
     private Duration versionLifetime() {
-        return Duration.ofSeconds(2 * Math.max(seconds, 0) + 60);
+        return Duration.ofSeconds(2 * Math.max(config.callerCacheSeconds, 0) + 60);
     }
 
     static String versionKey(long userId) {

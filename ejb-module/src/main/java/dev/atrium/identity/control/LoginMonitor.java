@@ -11,7 +11,7 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
@@ -43,16 +43,8 @@ public class LoginMonitor {
     MetricRegistry metrics;
 
     @Inject
-    @ConfigProperty(name = AlertSettings.LOGIN_MIN_ATTEMPTS, defaultValue = "20")
-    int minAttempts;
-
-    @Inject
-    @ConfigProperty(name = AlertSettings.LOGIN_MIN_SUCCESS_PERCENT, defaultValue = "95")
-    double minSuccessPercent;
-
-    @Inject
-    @ConfigProperty(name = AlertSettings.LOGIN_MAX_FAILURES, defaultValue = "50")
-    int maxFailuresPerAddress;
+    @ConfigProperties
+    IdentityConfig config;
 
     @PostConstruct
     void register() {
@@ -71,8 +63,9 @@ public class LoginMonitor {
         long counted = store.increment(key(hour, success ? "ok" : "fail"), KEEP);
         if (!success) {
             long fromAddress = store.increment("mon:ipfail:" + address + ":" + hour, KEEP);
-            if (fromAddress > maxFailuresPerAddress) {
-                alert("failures_per_address", "address:" + address, "more than " + maxFailuresPerAddress
+            long maxFailures = config.alertsLoginMaxFailuresPerAddress;
+            if (fromAddress > maxFailures) {
+                alert("failures_per_address", "address:" + address, "more than " + maxFailures
                         + " failed logins this hour from " + address);
             }
         }
@@ -80,7 +73,8 @@ public class LoginMonitor {
         long other = store.count(key(hour, success ? "fail" : "ok"));
         long ok = success ? counted : other;
         long total = counted + other;
-        if (total >= minAttempts && 100.0 * ok / total < minSuccessPercent) {
+        double minSuccessPercent = config.alertsLoginMinSuccessPercent;
+        if (total >= config.alertsLoginMinAttempts && 100.0 * ok / total < minSuccessPercent) {
             alert("success_rate", "all", String.format(Locale.ROOT,
                     "login success rate %.1f%% this hour (%d of %d), below %s%%", 100.0 * ok / total, ok, total,
                     BigDecimal.valueOf(minSuccessPercent).stripTrailingZeros().toPlainString()));

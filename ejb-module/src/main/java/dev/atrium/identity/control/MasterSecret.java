@@ -26,7 +26,9 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
+
+import dev.atrium.platform.PlatformConfig;
 
 /**
  * The platform's master secret: {@code atrium.jwt.secret} (32+ bytes) in production, otherwise a random secret
@@ -42,12 +44,12 @@ public class MasterSecret {
     private static final int IV_BYTES = 12;
 
     @Inject
-    @ConfigProperty(name = "atrium.jwt.secret")
-    Optional<String> configuredSecret;
+    @ConfigProperties
+    IdentityConfig config;
 
     @Inject
-    @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
-    String dataDir;
+    @ConfigProperties
+    PlatformConfig platformConfig;
 
     private byte[] secret;
     private SecretKeySpec encryptionKey;
@@ -55,7 +57,7 @@ public class MasterSecret {
 
     @PostConstruct
     void load() {
-        secret = configuredSecret.filter(s -> !s.isBlank())
+        secret = config.jwtSecret.filter(s -> !s.isBlank())
                 .map(s -> s.getBytes(StandardCharsets.UTF_8))
                 .orElseGet(this::generatedSecret);
         if (secret.length < MIN_SECRET_BYTES) {
@@ -132,7 +134,7 @@ public class MasterSecret {
     }
 
     private byte[] generatedSecret() {
-        Path file = Path.of(dataDir).toAbsolutePath().normalize().resolve("keys").resolve("jwt-secret");
+        Path file = Path.of(platformConfig.dataDir).toAbsolutePath().normalize().resolve("keys").resolve("jwt-secret");
         try {
             if (Files.exists(file)) {
                 return Base64.getDecoder().decode(Files.readString(file).trim());

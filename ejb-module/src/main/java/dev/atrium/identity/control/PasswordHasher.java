@@ -22,7 +22,7 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.error.BusinessException;
@@ -57,12 +57,8 @@ public class PasswordHasher {
     ManagedThreadFactory threadFactory;
 
     @Inject
-    @ConfigProperty(name = "atrium.passwords.hash-threads", defaultValue = "0")
-    int configuredThreads;
-
-    @Inject
-    @ConfigProperty(name = "atrium.passwords.hash-wait-seconds", defaultValue = "10")
-    long waitSeconds;
+    @ConfigProperties
+    IdentityConfig config;
 
     private final Argon2Engine engine;
     private ThreadPoolExecutor hashing;
@@ -85,8 +81,9 @@ public class PasswordHasher {
 
     PasswordHasher(Argon2Engine engine, ThreadFactory threadFactory, int threads, long waitSeconds) {
         this.engine = engine;
-        this.configuredThreads = threads;
-        this.waitSeconds = waitSeconds;
+        this.config = new IdentityConfig();
+        config.passwordsHashThreads = threads;
+        config.passwordsHashWaitSeconds = waitSeconds;
         start(threadFactory);
     }
 
@@ -110,6 +107,8 @@ public class PasswordHasher {
     }
 
     private void start(ThreadFactory factory) {
+        int configuredThreads = config.passwordsHashThreads;
+        long waitSeconds = config.passwordsHashWaitSeconds;
         if (configuredThreads < 0 || waitSeconds < 0) {
             throw new IllegalStateException("Refusing to start: atrium.passwords.hash-threads "
                     + "(ATRIUM_PASSWORDS_HASH_THREADS) is " + configuredThreads
@@ -156,7 +155,7 @@ public class PasswordHasher {
         } catch (RejectedExecutionException full) {
             throw busy();
         }
-        return turn.await(waitSeconds);
+        return turn.await(config.passwordsHashWaitSeconds);
     }
 
     /** One hash in the queue: run by the first hashing thread free, or dropped by its caller who waited too long. */

@@ -13,7 +13,7 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.User;
@@ -69,10 +69,9 @@ public class PasswordService {
     @Inject
     BaseUrl baseUrl;
 
-    /** A front end's own reset page; the token is appended as the {@code token} query parameter. */
     @Inject
-    @ConfigProperty(name = "atrium.password.reset-url")
-    Optional<String> resetUrl;
+    @ConfigProperties
+    IdentityConfig config;
 
     /** Whether this can be a reset token at all (43 URL-safe characters), before anything is looked up. */
     public static boolean wellFormedResetToken(String token) {
@@ -81,7 +80,7 @@ public class PasswordService {
 
     /** The link mailed: the configured front-end page, else this server's own form at {@code /password/reset}. */
     String resetLink(String token) {
-        String page = resetUrl.map(String::strip).filter(u -> !u.isEmpty())
+        String page = config.passwordResetUrl.map(String::strip).filter(u -> !u.isEmpty())
                 .orElse(baseUrl.resolve("/password/reset"));
         return page + (page.contains("?") ? "&" : "?") + "token=" + token;
     }

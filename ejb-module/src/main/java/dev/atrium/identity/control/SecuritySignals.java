@@ -10,7 +10,7 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.kv.KeyValueStore;
 
@@ -41,32 +41,8 @@ public class SecuritySignals {
     NetworkLocator locator;
 
     @Inject
-    @ConfigProperty(name = AlertSettings.REFRESH_MAX, defaultValue = "30")
-    int refreshMax;
-
-    @Inject
-    @ConfigProperty(name = AlertSettings.REFRESH_WINDOW, defaultValue = "10")
-    int refreshWindowMinutes;
-
-    @Inject
-    @ConfigProperty(name = AlertSettings.THEFT_WINDOW, defaultValue = "10")
-    int theftWindowMinutes;
-
-    @Inject
-    @ConfigProperty(name = AlertSettings.THEFT_REVOKE, defaultValue = "true")
-    boolean theftRevokes;
-
-    @Inject
-    @ConfigProperty(name = AlertSettings.LOCATION_WINDOW, defaultValue = "60")
-    int locationWindowMinutes;
-
-    @Inject
-    @ConfigProperty(name = AlertSettings.RESET_MAX, defaultValue = "5")
-    int resetMax;
-
-    @Inject
-    @ConfigProperty(name = AlertSettings.RESET_WINDOW, defaultValue = "60")
-    int resetWindowMinutes;
+    @ConfigProperties
+    IdentityConfig config;
 
     /**
      * A refresh of this user's access token with the refresh token {@code tokenId} (its {@code jti}, never the
@@ -78,8 +54,9 @@ public class SecuritySignals {
      */
     public boolean refreshed(long userId, String tokenId, String address) {
         var place = locator.locate(address);
-        String countKey = countKey("sig:refresh:" + userId, refreshWindowMinutes);
-        Duration countTtl = countTtl(refreshWindowMinutes);
+        long theftWindowMinutes = config.alertsRefreshTheftWindowMinutes;
+        String countKey = countKey("sig:refresh:" + userId, config.alertsRefreshWindowMinutes);
+        Duration countTtl = countTtl(config.alertsRefreshWindowMinutes);
         if (place.isEmpty() || tokenId == null || tokenId.isEmpty()) {
             frequent(userId, store.increment(countKey, countTtl));
             return false;
@@ -95,10 +72,10 @@ public class SecuritySignals {
             alert("refresh_token_two_addresses", "user:" + userId, "refresh token of user " + userId
                     + " used from " + last.address() + " (" + last.place() + ") and " + (here.at() - last.at())
                     + " seconds later from " + address + " (" + here.place() + "), within "
-                    + theftWindowMinutes + " minutes; " + (theftRevokes
+                    + theftWindowMinutes + " minutes; " + (theftRevokes()
                             ? "the refresh token was revoked: both parties must log in again"
                             : "the refresh token was not revoked (" + AlertSettings.THEFT_REVOKE + " is false)"));
-            if (theftRevokes) {
+            if (theftRevokes()) {
                 return true;
             }
         }
@@ -106,9 +83,10 @@ public class SecuritySignals {
     }
 
     private void frequent(long userId, long refreshes) {
+        long refreshMax = config.alertsRefreshMax;
         if (refreshes > refreshMax) {
             alert("refresh_frequency", "user:" + userId, "more than " + refreshMax + " token refreshes within "
-                    + refreshWindowMinutes + " minutes by user " + userId);
+                    + config.alertsRefreshWindowMinutes + " minutes by user " + userId);
         }
     }
 
@@ -121,6 +99,7 @@ public class SecuritySignals {
         long now = clock.instant().getEpochSecond();
         String key = "sig:location:" + userId;
         // read and replaced in one round trip
+        long locationWindowMinutes = config.alertsLocationWindowMinutes;
         var previous = store.getAndSet(key, location.get() + "|" + now, Duration.ofMinutes(2L * locationWindowMinutes));
         // an entry this class did not write counts as no previous login, rather than failing the login
         int bar = previous.map(p -> p.lastIndexOf('|')).orElse(-1);
@@ -137,6 +116,8 @@ public class SecuritySignals {
 
     /** A password-reset request from this address, for this account when it exists ({@code null} otherwise). */
     public void resetRequested(Long userId, String address) {
+        long resetMax = config.alertsPasswordResetMax;
+        long resetWindowMinutes = config.alertsPasswordResetWindowMinutes;
         if (!address.isEmpty() && count("sig:pwreset:address:" + address, resetWindowMinutes) > resetMax) {
             alert("password_reset_frequency", "address:" + address, "more than " + resetMax
                     + " password-reset requests within " + resetWindowMinutes + " minutes from " + address);
@@ -148,20 +129,25 @@ public class SecuritySignals {
     }
 
     /** Counts in fixed windows of the injectable clock, so tests can move from one window to the next. */
-    private long count(String key, int windowMinutes) {
+    private long count(String key, long windowMinutes) {
         return store.increment(countKey(key, windowMinutes), countTtl(windowMinutes));
     }
 
-    private String countKey(String key, int windowMinutes) {
+    private String countKey(String key, long windowMinutes) {
         return key + ":" + clock.instant().getEpochSecond() / window(windowMinutes);
     }
 
-    private static Duration countTtl(int windowMinutes) {
+    private static Duration countTtl(long windowMinutes) {
         return Duration.ofSeconds(2 * window(windowMinutes));
     }
 
-    private static long window(int windowMinutes) {
+    private static long window(long windowMinutes) {
         return Math.max(60L, windowMinutes * 60L);
+    }
+
+    /** {@link AlertSettings} lets only true or false start. */
+    private boolean theftRevokes() {
+        return config.alertsRefreshTheftRevoke.trim().equalsIgnoreCase("true");
     }
 
     /** An alert must never fail the request that noticed it. */

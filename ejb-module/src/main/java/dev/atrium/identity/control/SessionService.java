@@ -13,7 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.kv.KeyValueStore;
 
@@ -34,12 +34,8 @@ public class SessionService {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.session.bind-ip", defaultValue = "false")
-    boolean bindIp;
-
-    @Inject
-    @ConfigProperty(name = "atrium.session.bind-user-agent", defaultValue = "true")
-    boolean bindUserAgent;
+    @ConfigProperties
+    IdentityConfig config;
 
     public Session create(long userId, RequestOrigin origin) {
         var session = new Session(UUID.randomUUID().toString(), userId, clock.instant(), origin.ipAddress(),
@@ -66,8 +62,8 @@ public class SessionService {
                         Instant.parse(o.getString("created_at")), o.getString("ip", ""), o.getString("ua", ""));
             }
         }).filter(s -> clock.instant().isBefore(s.createdAt().plus(LIFETIME)))
-                .filter(s -> !bindIp || s.ipAddress().equals(origin.ipAddress()))
-                .filter(s -> !bindUserAgent || s.userAgent().equals(origin.userAgent()));
+                .filter(s -> !config.sessionBindIp || s.ipAddress().equals(origin.ipAddress()))
+                .filter(s -> !config.sessionBindUserAgent || s.userAgent().equals(origin.userAgent()));
     }
 
     public void destroy(String id) {

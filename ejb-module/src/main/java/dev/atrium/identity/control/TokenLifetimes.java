@@ -8,7 +8,7 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 /**
  * Refuses to start with token lifetimes spec 01 does not allow: an access token lives 15 minutes at most, a refresh
@@ -26,20 +26,12 @@ public class TokenLifetimes {
     public static final long REFRESH_MAX_SECONDS = 7 * 24 * 3600;
 
     @Inject
-    @ConfigProperty(name = ACCESS_KEY, defaultValue = "900")
-    long access;
-
-    @Inject
-    @ConfigProperty(name = REFRESH_KEY, defaultValue = "604800")
-    long refresh;
-
-    @Inject
-    @ConfigProperty(name = VERIFY_KEY, defaultValue = "86400")
-    long verify;
+    @ConfigProperties
+    IdentityConfig config;
 
     @PostConstruct
     void checkAtStart() {
-        check(access, refresh, verify);
+        check(config.tokensAccessTtlSeconds, config.tokensRefreshTtlSeconds, config.tokensVerifyTtlSeconds);
     }
 
     /** Throws {@link IllegalStateException} naming every key whose value is out of bounds. */

@@ -18,7 +18,7 @@ import javax.crypto.spec.SecretKeySpec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
@@ -66,16 +66,8 @@ public class TokenService {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.tokens.access-ttl-seconds", defaultValue = "900")
-    long accessTtl;
-
-    @Inject
-    @ConfigProperty(name = "atrium.tokens.refresh-ttl-seconds", defaultValue = "604800")
-    long refreshTtl;
-
-    @Inject
-    @ConfigProperty(name = "atrium.tokens.verify-ttl-seconds", defaultValue = "86400")
-    long verifyTtl;
+    @ConfigProperties
+    IdentityConfig config;
 
     @Inject
     BaseUrl baseUrl;
@@ -108,9 +100,9 @@ public class TokenService {
 
     public Duration lifetime(TokenType type) {
         return Duration.ofSeconds(switch (type) {
-            case ACCESS -> accessTtl;
-            case REFRESH -> refreshTtl;
-            case EMAIL_VERIFY -> verifyTtl;
+            case ACCESS -> config.tokensAccessTtlSeconds;
+            case REFRESH -> config.tokensRefreshTtlSeconds;
+            case EMAIL_VERIFY -> config.tokensVerifyTtlSeconds;
         });
     }
 

@@ -19,8 +19,9 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.kv.KeyValueStore;
 import dev.atrium.platform.kv.KeyValueStoreException;
@@ -50,9 +51,8 @@ public class BatchRecovery {
     KeyValueStore store;
 
     @Inject
-    @ConfigProperty(name = "atrium.batch.recover-jobs",
-            defaultValue = "monthly-payout,quality-scoring,daily-marketplace-report,daily-usage-report,agent-rescan")
-    List<String> recovered;
+    @ConfigProperties
+    PlatformConfig config;
 
     @Resource
     TimerService timers;
@@ -75,7 +75,10 @@ public class BatchRecovery {
     /** Restarts what lies dead; answers the new executions. */
     public List<Long> recover() {
         var restarted = new ArrayList<Long>();
-        for (String job : recovered) {
+        for (String job : config.batchRecoverJobs.split(",")) {
+            if (job.isBlank()) {
+                continue;
+            }
             var seen = new HashSet<Long>();
             for (var execution : jobs.executions(job.strip(), INSTANCES)) {
                 // only the latest execution of an instance can be restarted

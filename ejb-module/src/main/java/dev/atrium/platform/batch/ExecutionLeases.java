@@ -19,8 +19,9 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.kv.KeyValueStore;
 import dev.atrium.platform.kv.KeyValueStoreException;
 
@@ -47,8 +48,8 @@ public class ExecutionLeases {
     KeyValueStore store;
 
     @Inject
-    @ConfigProperty(name = "atrium.batch.lease-seconds", defaultValue = "30")
-    int leaseSeconds;
+    @ConfigProperties
+    PlatformConfig config;
 
     @Resource
     TimerService timers;
@@ -60,7 +61,7 @@ public class ExecutionLeases {
     }
 
     public Duration lease() {
-        return Duration.ofSeconds(Math.max(2, leaseSeconds));
+        return Duration.ofSeconds(Math.max(2, config.batchLeaseSeconds));
     }
 
     /** Called as an execution starts here. */

@@ -24,7 +24,7 @@ import jakarta.ejb.TransactionManagementType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
@@ -34,6 +34,7 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 
 import dev.atrium.platform.CrashPoints;
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.messaging.Messaging;
 import dev.atrium.platform.messaging.MessagingException;
@@ -85,31 +86,18 @@ public class OutboxRelay {
     ManagedThreadFactory threads;
 
     @Inject
-    @ConfigProperty(name = "atrium.outbox.batch-size", defaultValue = "1000")
-    int batchSize;
-
-    @Inject
-    @ConfigProperty(name = "atrium.outbox.poll-millis", defaultValue = "500")
-    long pollMillis;
-
-    @Inject
-    @ConfigProperty(name = "atrium.outbox.idle-poll-millis", defaultValue = "15000")
-    long idlePollMillis;
-
-    @Inject
-    @ConfigProperty(name = "atrium.outbox.max-backoff-seconds", defaultValue = "30")
-    long maxBackoffSeconds;
-
-    @Inject
-    @ConfigProperty(name = "atrium.outbox.retention-seconds", defaultValue = "86400")
-    long retentionSeconds;
+    @ConfigProperties
+    PlatformConfig config;
 
     private volatile boolean running;
     private Thread thread;
 
     @PostConstruct
     void start() {
-        if (batchSize < 1 || pollMillis < 1 || maxBackoffSeconds < 1 || retentionSeconds < 0) {
+        int batchSize = config.outboxBatchSize;
+        long pollMillis = config.outboxPollMillis;
+        if (batchSize < 1 || pollMillis < 1 || config.outboxMaxBackoffSeconds < 1
+                || config.outboxRetentionSeconds < 0) {
             throw new IllegalArgumentException("atrium.outbox.batch-size, poll-millis and max-backoff-seconds must be"
                     + " positive, retention-seconds not negative");
         }
@@ -134,6 +122,10 @@ public class OutboxRelay {
     }
 
     private void loop(Tracer tracer) {
+        int batchSize = config.outboxBatchSize;
+        long pollMillis = config.outboxPollMillis;
+        long idlePollMillis = config.outboxIdlePollMillis;
+        long maxBackoffSeconds = config.outboxMaxBackoffSeconds;
         long backoff = 0;
         long wait = pollMillis;
         long lastPrune = 0;
@@ -325,7 +317,7 @@ public class OutboxRelay {
     }
 
     private void prune() {
-        int pruned = store.prune(clock.instant().minus(Duration.ofSeconds(retentionSeconds)));
+        int pruned = store.prune(clock.instant().minus(Duration.ofSeconds(config.outboxRetentionSeconds)));
         if (pruned > 0) {
             LOG.fine(() -> "Pruned " + pruned + " sent outbox events");
         }

@@ -18,8 +18,9 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.PersistenceException;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.telemetry.TraceParents;
 
 /**
@@ -55,8 +56,8 @@ public class OutboxStore {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.outbox.max-backoff-seconds", defaultValue = "30")
-    long maxBackoffSeconds = 30;
+    @ConfigProperties
+    PlatformConfig config;
 
     /** Writes the event's row in the caller's transaction, with the trace context current here (if any). */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
@@ -137,6 +138,6 @@ public class OutboxStore {
     /** 1 s after the first failure, doubling, at most {@code atrium.outbox.max-backoff-seconds}. */
     Duration backoff(int attempts) {
         long seconds = 1L << Math.min(Math.max(attempts - 1, 0), 20);
-        return Duration.ofSeconds(Math.min(seconds, Math.max(1, maxBackoffSeconds)));
+        return Duration.ofSeconds(Math.min(seconds, Math.max(1, config.outboxMaxBackoffSeconds)));
     }
 }

@@ -9,7 +9,9 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
+
+import dev.atrium.platform.PlatformConfig;
 
 /** Chooses the store once per application: Redis when {@code atrium.redis.url} is set, else the in-process map. */
 @ApplicationScoped
@@ -18,8 +20,8 @@ public class KeyValueStoreProducer {
     private static final Logger LOG = Logger.getLogger(KeyValueStoreProducer.class.getName());
 
     @Inject
-    @ConfigProperty(name = "atrium.redis.url")
-    Optional<String> redisUrl;
+    @ConfigProperties
+    PlatformConfig config;
 
     @Inject
     Clock clock;
@@ -27,7 +29,7 @@ public class KeyValueStoreProducer {
     @Produces
     @ApplicationScoped
     KeyValueStore keyValueStore() {
-        return create(redisUrl, clock);
+        return create(config.redisUrl, clock);
     }
 
     void close(@Disposes KeyValueStore store) {

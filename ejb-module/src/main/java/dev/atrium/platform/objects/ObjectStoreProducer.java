@@ -9,7 +9,9 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
+
+import dev.atrium.platform.PlatformConfig;
 
 /**
  * The object store of this deployment: {@code atrium.object-store} = {@code s3://bucket?endpoint=…&region=…} for S3
@@ -22,25 +24,13 @@ public class ObjectStoreProducer {
     private static final Logger LOG = Logger.getLogger(ObjectStoreProducer.class.getName());
 
     @Inject
-    @ConfigProperty(name = "atrium.object-store")
-    Optional<String> location;
-
-    @Inject
-    @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
-    String dataDir;
-
-    @Inject
-    @ConfigProperty(name = "atrium.s3.access-key")
-    Optional<String> accessKey;
-
-    @Inject
-    @ConfigProperty(name = "atrium.s3.secret-key")
-    Optional<String> secretKey;
+    @ConfigProperties
+    PlatformConfig config;
 
     @Produces
     @ApplicationScoped
     ObjectStore store() {
-        return create(location, dataDir, accessKey, secretKey);
+        return create(config.objectStore, config.dataDir, config.s3AccessKey, config.s3SecretKey);
     }
 
     static ObjectStore create(Optional<String> location, String dataDir, Optional<String> accessKey,

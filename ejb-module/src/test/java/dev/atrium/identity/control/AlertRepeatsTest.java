@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.atrium.identity.entity.SecurityAlert;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.persistence.StatementCounter;
 import dev.atrium.platform.query.ListQuery;
@@ -46,10 +47,11 @@ class AlertRepeatsTest {
     private <T> T inTransaction(Function<AlertService, T> work) {
         return counter.inTransaction(em -> {
             var service = new AlertService();
+            service.config = ConfigDefaults.of(IdentityConfig.class);
             service.em = em;
             service.store = store;
             service.clock = clock;
-            service.cooldownMinutes = 60;
+            service.config.alertsCooldownMinutes = 60;
             service.self = service;
             return work.apply(service);
         });

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import dev.atrium.identity.entity.EmailAddress;
 import dev.atrium.identity.entity.Role;
 import dev.atrium.identity.entity.User;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.kv.CountedStore;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
@@ -457,12 +458,13 @@ class KnownCallersTest {
         var permissions = new PermissionCatalog();
         permissions.roles = roles;
         var known = new KnownCallers();
+        known.config = ConfigDefaults.of(IdentityConfig.class);
         known.store = store;
         known.clock = fixture.clock;
         known.tokens = fixture.tokens;
         known.users = users;
         known.permissions = permissions;
-        known.seconds = seconds;
+        known.config.callerCacheSeconds = seconds;
         return known;
     }
 
@@ -470,13 +472,14 @@ class KnownCallersTest {
     private LoginService logins(KnownCallers known) {
         var audit = Audits.service(em, fixture.clock);
         var signals = new SecuritySignals();
+        signals.config = ConfigDefaults.of(IdentityConfig.class);
         signals.store = store;
         signals.clock = fixture.clock;
         signals.locator = new PrefixNetworkLocator();
-        signals.refreshMax = Integer.MAX_VALUE;
-        signals.refreshWindowMinutes = 10;
-        signals.theftWindowMinutes = 10;
-        signals.theftRevokes = true;
+        signals.config.alertsRefreshMax = Integer.MAX_VALUE;
+        signals.config.alertsRefreshWindowMinutes = 10;
+        signals.config.alertsRefreshTheftWindowMinutes = 10;
+        signals.config.alertsRefreshTheftRevoke = "true";
         var logins = new LoginService();
         logins.tokens = fixture.tokens;
         logins.blacklist = blacklist;

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.atrium.identity.control.SecuritySignalsTest.MutableClock;
 import dev.atrium.identity.control.SecuritySignalsTest.RecordingAlerts;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.kv.KeyValueStoreException;
 
@@ -51,12 +52,13 @@ class LoginCountersTest {
     @Test
     void whenTheHoursLoginCountIsNotAnIntegerThenCountingFailsAsUnavailable() {
         var monitor = new LoginMonitor();
+        monitor.config = ConfigDefaults.of(IdentityConfig.class);
         monitor.store = store;
         monitor.clock = clock;
         monitor.alerts = new RecordingAlerts();
-        monitor.minAttempts = 20;
-        monitor.minSuccessPercent = 95;
-        monitor.maxFailuresPerAddress = 50;
+        monitor.config.alertsLoginMinAttempts = 20;
+        monitor.config.alertsLoginMinSuccessPercent = 95;
+        monitor.config.alertsLoginMaxFailuresPerAddress = 50;
         long hour = clock.instant().getEpochSecond() / 3600;
         store.set("mon:login:" + hour + ":fail", "1.0", null);
 

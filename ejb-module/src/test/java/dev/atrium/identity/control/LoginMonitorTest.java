@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.atrium.identity.control.SecuritySignalsTest.MutableClock;
 import dev.atrium.identity.control.SecuritySignalsTest.RecordingAlerts;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 
 class LoginMonitorTest {
@@ -20,6 +21,7 @@ class LoginMonitorTest {
 
     @BeforeEach
     void setUp() {
+        monitor.config = ConfigDefaults.of(IdentityConfig.class);
         monitor.store = new InMemoryKeyValueStore(clock);
         monitor.clock = clock;
         monitor.alerts = alerts;
@@ -46,9 +48,9 @@ class LoginMonitorTest {
             "500, 95,   3, 0,   4, false, true"})
     void whenThresholdsAreConfiguredThenTheyDecideWhichSignalIsRaised(int minAttempts, double percent,
             int maxFailures, int successes, int failures, boolean rateAlert, boolean addressAlert) {
-        monitor.minAttempts = minAttempts;
-        monitor.minSuccessPercent = percent;
-        monitor.maxFailuresPerAddress = maxFailures;
+        monitor.config.alertsLoginMinAttempts = minAttempts;
+        monitor.config.alertsLoginMinSuccessPercent = percent;
+        monitor.config.alertsLoginMaxFailuresPerAddress = maxFailures;
         // successes first, so the rate is judged on the whole set when the last failure arrives
         for (int i = 0; i < successes; i++) {
             monitor.count(true, "10.1.0." + (i % 250 + 1));

@@ -7,13 +7,18 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import dev.atrium.platform.PlatformConfig;
+import dev.atrium.platform.config.ConfigDefaults;
+
 /** Keys derived from the master secret: one per use, stable for the same secret, none of them the secret itself. */
 class MasterSecretTest {
 
     private static MasterSecret master(String secret) {
         var master = new MasterSecret();
-        master.configuredSecret = Optional.of(secret);
-        master.dataDir = "target/unused";
+        master.config = ConfigDefaults.of(IdentityConfig.class);
+        master.platformConfig = ConfigDefaults.of(PlatformConfig.class);
+        master.config.jwtSecret = Optional.of(secret);
+        master.platformConfig.dataDir = "target/unused";
         master.load();
         return master;
     }

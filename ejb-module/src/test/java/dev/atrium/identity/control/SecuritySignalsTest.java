@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.atrium.identity.entity.SecurityAlert;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 
 class SecuritySignalsTest {
@@ -43,17 +44,18 @@ class SecuritySignalsTest {
 
     @BeforeEach
     void setUp() {
+        signals.config = ConfigDefaults.of(IdentityConfig.class);
         signals.store = new InMemoryKeyValueStore(clock);
         signals.clock = clock;
         signals.alerts = alerts;
         signals.locator = new PrefixNetworkLocator();
-        signals.refreshMax = 30;
-        signals.refreshWindowMinutes = 10;
-        signals.locationWindowMinutes = 60;
-        signals.resetMax = 5;
-        signals.resetWindowMinutes = 60;
-        signals.theftWindowMinutes = 10;
-        signals.theftRevokes = true;
+        signals.config.alertsRefreshMax = 30;
+        signals.config.alertsRefreshWindowMinutes = 10;
+        signals.config.alertsLocationWindowMinutes = 60;
+        signals.config.alertsPasswordResetMax = 5;
+        signals.config.alertsPasswordResetWindowMinutes = 60;
+        signals.config.alertsRefreshTheftWindowMinutes = 10;
+        signals.config.alertsRefreshTheftRevoke = "true";
     }
 
     @Test
@@ -120,7 +122,7 @@ class SecuritySignalsTest {
 
     @Test
     void whenRevocationIsOffThenTheSignalIsRaisedAndTheLatestPlaceIsKept() {
-        signals.theftRevokes = false;
+        signals.config.alertsRefreshTheftRevoke = "false";
         assertThat(signals.refreshed(7, "jti-a", "10.1.2.3")).isFalse();
         assertThat(signals.refreshed(7, "jti-a", "10.2.2.3")).isFalse();
         assertThat(signals.refreshed(7, "jti-a", "10.2.9.9")).isFalse();
@@ -143,7 +145,7 @@ class SecuritySignalsTest {
 
     @Test
     void whenTheWindowIsConfiguredThenItDecides() {
-        signals.theftWindowMinutes = 1;
+        signals.config.alertsRefreshTheftWindowMinutes = 1;
         signals.refreshed(7, "jti-a", "10.1.2.3");
         clock.advance(Duration.ofSeconds(61));
         assertThat(signals.refreshed(7, "jti-a", "10.2.2.3")).isFalse();

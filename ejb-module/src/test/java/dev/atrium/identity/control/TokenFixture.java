@@ -13,6 +13,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import dev.atrium.platform.BaseUrl;
+import dev.atrium.platform.PlatformConfig;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.time.MovableClock;
 
 /** A token service on an in-memory key ring, and a signer for tokens with any header and claims, for tests. */
@@ -26,21 +28,25 @@ final class TokenFixture {
 
     TokenFixture() {
         var master = new MasterSecret();
-        master.configuredSecret = Optional.of(SECRET);
-        master.dataDir = "target/unused";
+        master.config = ConfigDefaults.of(IdentityConfig.class);
+        master.platformConfig = ConfigDefaults.of(PlatformConfig.class);
+        master.config.jwtSecret = Optional.of(SECRET);
+        master.platformConfig.dataDir = "target/unused";
         master.load();
         ring.store = new InMemoryKeyRingStore();
+        ring.config = ConfigDefaults.of(IdentityConfig.class);
         ring.master = master;
         ring.clock = clock;
-        ring.accessTtl = 900;
-        ring.refreshTtl = 604800;
-        ring.verifyTtl = 86400;
+        ring.config.tokensAccessTtlSeconds = 900;
+        ring.config.tokensRefreshTtlSeconds = 604800;
+        ring.config.tokensVerifyTtlSeconds = 86400;
         ring.bootstrap();
         tokens.keys = ring;
+        tokens.config = ConfigDefaults.of(IdentityConfig.class);
         tokens.clock = clock;
-        tokens.accessTtl = 900;
-        tokens.refreshTtl = 604800;
-        tokens.verifyTtl = 86400;
+        tokens.config.tokensAccessTtlSeconds = 900;
+        tokens.config.tokensRefreshTtlSeconds = 604800;
+        tokens.config.tokensVerifyTtlSeconds = 86400;
         tokens.baseUrl = BaseUrl.of("http://localhost:8080");
     }
 

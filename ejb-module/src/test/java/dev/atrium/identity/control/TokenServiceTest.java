@@ -22,6 +22,8 @@ import com.nimbusds.jwt.SignedJWT;
 
 import dev.atrium.identity.control.InvalidTokenException.Reason;
 import dev.atrium.platform.BaseUrl;
+import dev.atrium.platform.PlatformConfig;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.time.MovableClock;
 
 class TokenServiceTest {
@@ -36,23 +38,27 @@ class TokenServiceTest {
     @BeforeEach
     void setUp() {
         var master = new MasterSecret();
-        master.configuredSecret = Optional.of(SECRET);
-        master.dataDir = "target/unused";
+        master.config = ConfigDefaults.of(IdentityConfig.class);
+        master.platformConfig = ConfigDefaults.of(PlatformConfig.class);
+        master.config.jwtSecret = Optional.of(SECRET);
+        master.platformConfig.dataDir = "target/unused";
         master.load();
         ring = new KeyRing();
+        ring.config = ConfigDefaults.of(IdentityConfig.class);
         ring.store = new InMemoryKeyRingStore();
         ring.master = master;
         ring.clock = clock;
-        ring.accessTtl = 900;
-        ring.refreshTtl = 604800;
-        ring.verifyTtl = 86400;
+        ring.config.tokensAccessTtlSeconds = 900;
+        ring.config.tokensRefreshTtlSeconds = 604800;
+        ring.config.tokensVerifyTtlSeconds = 86400;
         ring.bootstrap();
         tokens = new TokenService();
+        tokens.config = ConfigDefaults.of(IdentityConfig.class);
         tokens.keys = ring;
         tokens.clock = clock;
-        tokens.accessTtl = 900;
-        tokens.refreshTtl = 604800;
-        tokens.verifyTtl = 86400;
+        tokens.config.tokensAccessTtlSeconds = 900;
+        tokens.config.tokensRefreshTtlSeconds = 604800;
+        tokens.config.tokensVerifyTtlSeconds = 86400;
         tokens.baseUrl = BaseUrl.of("http://localhost:8080");
     }
 
@@ -134,8 +140,10 @@ class TokenServiceTest {
     @Test
     void whenTheSecretIsShorterThan32BytesThenTheMasterSecretRefusesToStart() {
         var master = new MasterSecret();
-        master.configuredSecret = Optional.of("too-short");
-        master.dataDir = "target/unused";
+        master.config = ConfigDefaults.of(IdentityConfig.class);
+        master.platformConfig = ConfigDefaults.of(PlatformConfig.class);
+        master.config.jwtSecret = Optional.of("too-short");
+        master.platformConfig.dataDir = "target/unused";
         assertThatThrownBy(master::load).isInstanceOf(IllegalStateException.class).hasMessageContaining("32");
     }
 

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.atrium.platform.PlatformConfig;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.events.OutboxTables.Ping;
 import dev.atrium.platform.messaging.MessagingException;
 import dev.atrium.platform.time.MovableClock;
@@ -140,7 +142,8 @@ class OutboxStoreTest {
     @Test
     void whenPublishingKeepsFailingThenTheBackoffDoublesUpToItsLimit() {
         var store = new OutboxStore();
-        store.maxBackoffSeconds = 30;
+        store.config = ConfigDefaults.of(PlatformConfig.class);
+        store.config.outboxMaxBackoffSeconds = 30;
 
         assertThat(List.of(1, 2, 3, 4, 5, 6, 7, 100).stream().map(store::backoff).map(Duration::toSeconds))
                 .containsExactly(1L, 2L, 4L, 8L, 16L, 30L, 30L, 30L);

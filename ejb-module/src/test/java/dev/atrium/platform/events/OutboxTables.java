@@ -15,6 +15,9 @@ import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
+import dev.atrium.platform.PlatformConfig;
+import dev.atrium.platform.config.ConfigDefaults;
+
 /**
  * The outbox table on the JPA provider the server uses: H2 in PostgreSQL mode, or with
  * {@code -Datrium.test.postgres-url=jdbc:postgresql://...} an empty PostgreSQL database. Each {@link #inTransaction}
@@ -59,6 +62,7 @@ final class OutboxTables implements AutoCloseable {
         EntityManager em = factory.createEntityManager();
         try {
             var store = new OutboxStore();
+            store.config = ConfigDefaults.of(PlatformConfig.class);
             store.em = em;
             store.clock = clock;
             em.getTransaction().begin();

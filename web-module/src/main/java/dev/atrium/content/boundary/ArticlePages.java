@@ -13,9 +13,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.UriInfo;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.content.control.ArticlesVersion;
+import dev.atrium.content.control.ContentConfig;
 import dev.atrium.content.control.Viewer;
 import dev.atrium.platform.boundary.Json;
 import dev.atrium.platform.boundary.ListRequest;
@@ -44,8 +45,8 @@ public class ArticlePages {
     Clock clock;
 
     @Inject
-    @ConfigProperty(name = "atrium.content.list-cache-seconds", defaultValue = "60")
-    long seconds;
+    @ConfigProperties
+    ContentConfig config;
 
     private final AtomicReference<Generation> current = new AtomicReference<>(new Generation(""));
 
@@ -68,6 +69,7 @@ public class ArticlePages {
      * the cache does not serve, {@code render}'s list itself.
      */
     public Object list(Viewer viewer, UriInfo uri, Supplier<Object> render) {
+        long seconds = config.listCacheSeconds;
         if (seconds <= 0 || !served(uri)) {
             return render.get();
         }

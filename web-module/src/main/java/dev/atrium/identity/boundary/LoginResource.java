@@ -20,7 +20,7 @@ import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -28,6 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.identity.control.IdentityConfig;
 import dev.atrium.identity.control.LoginService;
 import dev.atrium.identity.control.LogoutService;
 import dev.atrium.identity.control.SessionService;
@@ -67,8 +68,8 @@ public class LoginResource {
     UriInfo uri;
 
     @Inject
-    @ConfigProperty(name = "atrium.login.mode", defaultValue = "token")
-    String mode;
+    @ConfigProperties
+    IdentityConfig config;
 
     @POST
     @Path("login")
@@ -104,7 +105,7 @@ public class LoginResource {
 
     private Response login(String email, String password) {
         var origin = Origins.of(request, addresses);
-        if ("session".equalsIgnoreCase(mode)) {
+        if ("session".equalsIgnoreCase(config.loginMode)) {
             var session = logins.loginSession(email, password, origin,
                     AtriumAuthenticationMechanism.sessionCookie(request));
             return Response.ok(new MessageResponse("Logged in")).cookie(sessionCookie(session.id(),

@@ -15,8 +15,9 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.ext.Provider;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.http.BodyLimit;
@@ -33,11 +34,9 @@ import dev.atrium.platform.http.BodyLimit;
 @Priority(FilterOrder.BODY_LIMIT)
 public class BodyLimitFilter implements ContainerRequestFilter {
 
-    public static final String KEY = "atrium.http.max-body-bytes";
-
     @Inject
-    @ConfigProperty(name = KEY, defaultValue = "1048576")
-    long maxBytes;
+    @ConfigProperties
+    PlatformConfig config;
 
     @Context
     ResourceInfo resource;
@@ -47,7 +46,7 @@ public class BodyLimitFilter implements ContainerRequestFilter {
         if (upload(resource.getResourceMethod())) {
             return;
         }
-        long max = maxBytes;
+        long max = config.httpMaxBodyBytes;
         BodyLimit.checkDeclared(request.getHeaderString(HttpHeaders.CONTENT_LENGTH), max, () -> tooLarge(max),
                 () -> BusinessException.badRequest("Content-Length is not a number"));
         request.setEntityStream(BodyLimit.bound(request.getEntityStream(), max, () -> tooLarge(max)));

@@ -19,8 +19,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.kv.KeyValueStoreException;
@@ -48,8 +49,8 @@ public class HttpPolicyFilter extends HttpFilter {
     HttpsPolicy https;
 
     @Inject
-    @ConfigProperty(name = "atrium.http.slow-request-seconds", defaultValue = "5.0")
-    double slowSeconds;
+    @ConfigProperties
+    PlatformConfig platformConfig;
 
     private List<String> allowedOrigins = List.of();
 
@@ -152,7 +153,7 @@ public class HttpPolicyFilter extends HttpFilter {
 
     private void logIfSlow(HttpServletRequest request, String id, long started) {
         double seconds = (System.nanoTime() - started) / 1e9;
-        if (seconds > slowSeconds) {
+        if (seconds > platformConfig.httpSlowRequestSeconds) {
             LOG.warning(() -> String.format("Slow request %s: %s %s took %.2f s", id, request.getMethod(),
                     request.getRequestURI(), seconds));
         } else if (LOG.isLoggable(Level.FINE)) {

@@ -11,9 +11,10 @@ import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.BaseUrl;
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.error.Problem;
 
 /**
@@ -34,19 +35,15 @@ public class HttpsPolicy {
     ClientAddress addresses;
 
     @Inject
-    @ConfigProperty(name = "atrium.require-https", defaultValue = "false")
-    boolean required;
+    @ConfigProperties
+    PlatformConfig config;
 
     @Inject
     BaseUrl baseUrl;
 
-    @Inject
-    @ConfigProperty(name = "atrium.https-port", defaultValue = "8443")
-    int httpsPort;
-
     /** {@code true} when the request was answered (redirected or refused) and must go no further. */
     public boolean enforce(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        if (!required || addresses.overHttps(request) || loopback(addresses.of(request))
+        if (!config.requireHttps || addresses.overHttps(request) || loopback(addresses.of(request))
                 || HealthResource.PATHS.contains(request.getRequestURI())) {
             return false;
         }
@@ -75,7 +72,8 @@ public class HttpsPolicy {
             return base;
         }
         String host = URI.create(base).getHost();
-        return "https://" + (host == null ? "localhost" : host) + (httpsPort == 443 ? "" : ":" + httpsPort);
+        int port = config.httpsPort;
+        return "https://" + (host == null ? "localhost" : host) + (port == 443 ? "" : ":" + port);
     }
 
     private static boolean loopback(String address) {

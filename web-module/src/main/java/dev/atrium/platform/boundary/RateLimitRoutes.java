@@ -13,7 +13,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
+
+import dev.atrium.platform.PlatformConfig;
 
 /**
  * Per-route limits: {@code atrium.rate-limit.routes} holds entries {@code METHOD /path-prefix=limit} (method
@@ -35,8 +37,8 @@ public class RateLimitRoutes {
     }
 
     @Inject
-    @ConfigProperty(name = "atrium.rate-limit.per-minute", defaultValue = "100")
-    int perMinute;
+    @ConfigProperties
+    PlatformConfig platformConfig;
 
     @Inject
     Config config;
@@ -62,6 +64,6 @@ public class RateLimitRoutes {
 
     public Route match(String method, String path) {
         return routes.stream().filter(r -> r.matches(method, path)).findFirst()
-                .orElseGet(() -> new Route("default", "*", "/", perMinute));
+                .orElseGet(() -> new Route("default", "*", "/", platformConfig.rateLimitPerMinute));
     }
 }

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.atrium.content.control.ArticlesVersion;
+import dev.atrium.content.control.ContentConfig;
 import dev.atrium.content.control.Viewer;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.time.MovableClock;
 
 /**
@@ -45,7 +47,8 @@ class ArticlePagesTest {
     void wire() {
         pages = new ArticlePages();
         pages.clock = clock;
-        pages.seconds = 60;
+        pages.config = ConfigDefaults.of(ContentConfig.class);
+        pages.config.listCacheSeconds = 60;
         pages.version = new ArticlesVersion() {
             @Override
             public Optional<String> current() {
@@ -162,7 +165,7 @@ class ArticlePagesTest {
 
     @Test
     void whenTheCacheIsTurnedOffThenEveryListIsMade() {
-        pages.seconds = 0;
+        pages.config.listCacheSeconds = 0;
         list(Viewer.ANONYMOUS, "/api/v1/articles");
         list(Viewer.ANONYMOUS, "/api/v1/articles");
 
