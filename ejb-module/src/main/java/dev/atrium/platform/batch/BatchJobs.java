@@ -36,7 +36,9 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.kv.KeyValueStore;
+import dev.atrium.platform.persistence.DatabaseMigrations;
 
 /**
  * Starting Jakarta Batch jobs by name (from a schedule or an administrator) and reading their executions. The
@@ -50,6 +52,9 @@ public class BatchJobs {
 
     @EJB
     ExecutionLeases leases;
+
+    @EJB
+    DatabaseMigrations migrations;
 
     @Inject
     Config config;
@@ -151,9 +156,16 @@ public class BatchJobs {
         return OptionalLong.of(start(jobName, properties));
     }
 
-    /** Whether {@value #SCHEDULES_PAUSED} holds the job's schedule back now. */
+    /**
+     * Whether {@value #SCHEDULES_PAUSED} holds the job's schedule back now; so does a start whose migrations are not
+     * done yet (a schedule can fire before them on a slow start).
+     */
     public boolean schedulePaused(String jobName) {
-        return paused(config.getOptionalValue(SCHEDULES_PAUSED, String.class).orElse(""), jobName);
+        return !migrated() || paused(config.getOptionalValue(SCHEDULES_PAUSED, String.class).orElse(""), jobName);
+    }
+
+    private boolean migrated() {
+        return migrations.schemaVersion().isPresent();
     }
 
     static boolean paused(String setting, String jobName) {
@@ -283,7 +295,7 @@ public class BatchJobs {
      * and its start is lost and the step runs to its end. The stop therefore waits, briefly, until the execution's
      * latest step has started (or the execution has ended, which the stop then reports).
      */
-    private static void awaitStartedStep(long id) {
+    private void awaitStartedStep(long id) {
         long deadline = System.nanoTime() + STEP_START_WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             var job = operator().getJobExecution(id).getBatchStatus();
@@ -302,7 +314,15 @@ public class BatchJobs {
         }
     }
 
-    private static JobOperator operator() {
+    /**
+     * The runtime, once the migrations made its repository's tables: opened before, Payara's repository tries its
+     * own DDL, which fails on H2, and the batch runtime stays broken until a restart.
+     */
+    private JobOperator operator() {
+        if (!migrated()) {
+            throw new BusinessException(Problem.UNAVAILABLE, "Batch jobs wait for the database's migrations; "
+                    + "retry shortly");
+        }
         return BatchRuntime.getJobOperator();
     }
 }

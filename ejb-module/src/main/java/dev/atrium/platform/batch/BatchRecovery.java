@@ -9,6 +9,7 @@ import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -34,6 +35,7 @@ import dev.atrium.platform.kv.KeyValueStoreException;
  */
 @Singleton
 @Startup
+@DependsOn("DatabaseMigrations")
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class BatchRecovery {
 

@@ -1,6 +1,7 @@
 package dev.atrium.platform.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.reflect.Proxy;
 import java.time.Clock;
@@ -16,7 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
+import dev.atrium.platform.persistence.DatabaseMigrations;
 
 class SchedulePauseTest {
 
@@ -68,6 +71,7 @@ class SchedulePauseTest {
         var jobs = new BatchJobs();
         jobs.store = new InMemoryKeyValueStore(Clock.fixed(Instant.parse("2026-12-01T03:05:00Z"), ZoneOffset.UTC));
         jobs.config = config(setting);
+        jobs.migrations = migrated();
 
         assertThat(jobs.startOnce("monthly-payout:2026-11", Duration.ofDays(40), "monthly-payout", "month",
                 "2026-11")).isEmpty();
@@ -75,6 +79,33 @@ class SchedulePauseTest {
         assertThat(jobs.store.setIfAbsent("batch-claim:monthly-payout:2026-11", "1", Duration.ofDays(40))).isTrue();
         setting.set("none");
         assertThat(jobs.schedulePaused("monthly-payout")).isFalse();
+    }
+
+    @Test
+    void whenTheMigrationsAreNotDoneThenEverySchedulePausesAndTheRuntimeIsNotOpened() {
+        var jobs = new BatchJobs();
+        jobs.store = new InMemoryKeyValueStore(Clock.fixed(Instant.parse("2026-12-01T03:05:00Z"), ZoneOffset.UTC));
+        jobs.config = config(new AtomicReference<>("none"));
+        jobs.migrations = new DatabaseMigrations();
+
+        assertThat(jobs.schedulePaused("agent-rescan")).isTrue();
+        assertThat(jobs.startOnce("monthly-payout:2026-11", Duration.ofDays(40), "monthly-payout", "month",
+                "2026-11")).isEmpty();
+        assertThat(jobs.store.setIfAbsent("batch-claim:monthly-payout:2026-11", "1", Duration.ofDays(40))).isTrue();
+        var refused = assertThrows(BusinessException.class, () -> jobs.executions("monthly-payout", 20));
+        assertThat(refused.problem().status()).isEqualTo(503);
+
+        jobs.migrations = migrated();
+        assertThat(jobs.schedulePaused("agent-rescan")).isFalse();
+    }
+
+    private static DatabaseMigrations migrated() {
+        return new DatabaseMigrations() {
+            @Override
+            public Optional<String> schemaVersion() {
+                return Optional.of("90");
+            }
+        };
     }
 
     private static Config config(AtomicReference<String> paused) {
