@@ -19,6 +19,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.ai.entity.Tier;
 
@@ -37,8 +38,14 @@ public class ModelCatalog {
     private static final Logger LOG = Logger.getLogger(ModelCatalog.class.getName());
     public static final String ECHO = "echo";
 
+    /** The per-model keys, whose names the model list makes. */
     @Inject
     Config config;
+
+    /** The fixed keys; injected here, a bean made at start, so that a malformed ai value stops the deployment. */
+    @Inject
+    @ConfigProperties
+    AiConfig settings;
 
     /**
      * The default models with a language model configured: tiers as spec 02's tenant table (free one small model,
@@ -58,8 +65,7 @@ public class ModelCatalog {
 
     @PostConstruct
     void load() {
-        boolean llm = config.getOptionalValue("atrium.llm.base-url", String.class).filter(s -> !s.isBlank())
-                .isPresent();
+        boolean llm = settings.llmBaseUrl.filter(s -> !s.isBlank()).isPresent();
         var loaded = new LinkedHashMap<String, ModelDefinition>();
         var listed = config.getOptionalValues("atrium.ai.models", String.class);
         if (!llm && listed.isEmpty()) {
@@ -147,7 +153,7 @@ public class ModelCatalog {
     }
 
     private long echoDelayMs() {
-        return Math.max(1, config.getOptionalValue("atrium.ai.echo.delay-ms", Long.class).orElse(40L));
+        return Math.max(1, settings.echoDelayMs);
     }
 
     public Optional<ModelDefinition> find(String id) {

@@ -13,6 +13,7 @@ import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 
 import dev.atrium.ai.entity.Tier;
+import dev.atrium.platform.config.ConfigDefaults;
 
 class ModelCatalogTest {
 
@@ -33,6 +34,10 @@ class ModelCatalogTest {
                             .map(v -> Arrays.asList(v.split(",")));
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
+        catalog.settings = ConfigDefaults.of(AiConfig.class);
+        catalog.settings.llmBaseUrl = Optional.ofNullable(values.get("atrium.llm.base-url"));
+        Optional.ofNullable(values.get("atrium.ai.echo.delay-ms"))
+                .ifPresent(delay -> catalog.settings.echoDelayMs = Long.parseLong(delay));
         catalog.load();
         return catalog;
     }
