@@ -1,20 +1,21 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
-import dev.atrium.identity.control.UserDeleted;
+import dev.atrium.platform.mail.MailService;
 
-/** The deleted users whose files go, one at a time. */
+/** The mail to deliver, one at a time. */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
-        @ActivationConfigProperty(propertyName = "destination", propertyValue = UserDeleted.QUEUE),
+        @ActivationConfigProperty(propertyName = "destination", propertyValue = MailService.QUEUE),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
+        @ActivationConfigProperty(propertyName = "connectionFactoryLookup", propertyValue = Listener.BROKER),
         @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "1")})
-public class DeletedUsersListener extends Listener.OfQueue {
+public class MailListener extends Listener.OfQueue {
 
     @Override
     String destination() {
-        return UserDeleted.QUEUE;
+        return MailService.QUEUE;
     }
 }

@@ -1,4 +1,4 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -10,7 +10,9 @@ import dev.atrium.marketplace.control.UsageRecorded;
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = UsageRecorded.QUEUE),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
-        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "2")})
+        @ActivationConfigProperty(propertyName = "connectionFactoryLookup", propertyValue = Listener.BROKER),
+        @ActivationConfigProperty(propertyName = "maxSession",
+                propertyValue = "${MPCONFIG=atrium.billing.queue.consumers:2}")})
 public class BillingListener extends Listener.OfQueue {
 
     @Override

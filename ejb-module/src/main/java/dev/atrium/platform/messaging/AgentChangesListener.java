@@ -1,4 +1,4 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -13,6 +13,7 @@ import dev.atrium.marketplace.control.AgentChangeHandler;
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Topic"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = AgentChangeHandler.TOPIC),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
+        @ActivationConfigProperty(propertyName = "connectionFactoryLookup", propertyValue = Listener.BROKER),
         @ActivationConfigProperty(propertyName = "subscriptionDurability", propertyValue = "NonDurable"),
         @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "1")})
 public class AgentChangesListener extends Listener.OfTopic {

@@ -1,0 +1,21 @@
+package dev.atrium.platform.messaging;
+
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+
+import dev.atrium.identity.control.UserDeleted;
+
+/** The deleted users whose files go, one at a time. */
+@MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+        @ActivationConfigProperty(propertyName = "destination", propertyValue = UserDeleted.QUEUE),
+        @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
+        @ActivationConfigProperty(propertyName = "connectionFactoryLookup", propertyValue = Listener.BROKER),
+        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "1")})
+public class DeletedUsersListener extends Listener.OfQueue {
+
+    @Override
+    String destination() {
+        return UserDeleted.QUEUE;
+    }
+}
