@@ -13,7 +13,9 @@ import dev.atrium.marketplace.control.AgentChangeHandler;
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Topic"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = AgentChangeHandler.TOPIC),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
-        @ActivationConfigProperty(propertyName = "connectionFactoryLookup", propertyValue = Listener.BROKER),
+        // the embedded broker may still be starting: the activation waits for it, quietly, up to 5 min
+        @ActivationConfigProperty(propertyName = "initialConnectAttempts", propertyValue = "3000"),
+        @ActivationConfigProperty(propertyName = "retryInterval", propertyValue = "100"),
         @ActivationConfigProperty(propertyName = "subscriptionDurability", propertyValue = "NonDurable"),
         @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "1")})
 public class AgentChangesListener extends Listener.OfTopic {

@@ -10,7 +10,9 @@ import dev.atrium.marketplace.control.UsageRecorded;
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = UsageRecorded.QUEUE),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
-        @ActivationConfigProperty(propertyName = "connectionFactoryLookup", propertyValue = Listener.BROKER),
+        // the embedded broker may still be starting: the activation waits for it, quietly, up to 5 min
+        @ActivationConfigProperty(propertyName = "initialConnectAttempts", propertyValue = "3000"),
+        @ActivationConfigProperty(propertyName = "retryInterval", propertyValue = "100"),
         @ActivationConfigProperty(propertyName = "maxSession",
                 propertyValue = "${MPCONFIG=atrium.billing.queue.consumers:2}")})
 public class BillingListener extends Listener.OfQueue {

@@ -2,11 +2,7 @@ package dev.atrium.platform.messaging;
 
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.logging.Level;
 import java.util.logging.Logger;
-
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
@@ -21,9 +17,7 @@ import dev.atrium.platform.startup.StartedAhead;
 /**
  * Starts the embedded broker when CDI begins the application's deployment, on a thread of its own, so that its start
  * (about 2 s) runs beside the rest of the deployment and the schema migrations instead of after them;
- * {@link MessagingRuntime} takes it. It also binds, at {@value Listener#BROKER}, the factory through which the
- * message-driven beans' activations reach the broker ({@link InflowFactory}: the embedded one in-VM, waiting for its
- * start, or the one at {@code atrium.broker.url}), before the container activates them. The guess is made from the configuration visible this early, and only when the
+ * {@link MessagingRuntime} takes it. The guess is made from the configuration visible this early, and only when the
  * application's own configuration file is among it; {@link #embedded} hands the broker out only for the directory it
  * was started in, and one not taken is stopped when CDI shuts down (a deployment that failed, or a remote broker
  * configured where this early look could not see it).
@@ -41,25 +35,7 @@ public class EmbeddedBrokerAhead implements Extension {
 
     void begin(@Observes BeforeBeanDiscovery event) {
         Config config = ConfigProvider.getConfig();
-        Optional<String> url = config.getOptionalValue(BROKER_URL, String.class);
-        startAhead(config.getOptionalValue(DATA_DIR, String.class), url);
-        bindInflow(url.map(String::trim).filter(s -> !s.isEmpty()));
-    }
-
-    private static void bindInflow(Optional<String> url) {
-        try {
-            new InitialContext().rebind(Listener.BROKER, InflowFactory.of(url));
-        } catch (NamingException e) {
-            throw new MessagingException("Cannot bind the message-driven beans' broker at " + Listener.BROKER, e);
-        }
-    }
-
-    private static void unbindInflow() {
-        try {
-            new InitialContext().unbind(Listener.BROKER);
-        } catch (NamingException e) {
-            LOG.log(Level.FINE, "Unbinding the message-driven beans' broker failed", e);
-        }
+        startAhead(config.getOptionalValue(DATA_DIR, String.class), config.getOptionalValue(BROKER_URL, String.class));
     }
 
     /**
@@ -121,7 +97,6 @@ public class EmbeddedBrokerAhead implements Extension {
     /** CDI shuts down (the deployment failed or is undone): the broker started ahead stops unless it was taken. */
     void end(@Observes BeforeShutdown event) {
         discard();
-        unbindInflow();
     }
 
     static boolean remote(Optional<String> url) {

@@ -24,9 +24,6 @@ import dev.atrium.platform.telemetry.TraceParents;
  */
 abstract class Listener implements MessageListener {
 
-    /** Where the activations find their connection factory: bound by {@link EmbeddedBrokerAhead} before they start. */
-    static final String BROKER = "atrium/jms/broker";
-
     private static final Logger LOG = Logger.getLogger(Listener.class.getName());
 
     @EJB

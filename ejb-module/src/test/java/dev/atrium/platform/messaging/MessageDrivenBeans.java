@@ -9,10 +9,13 @@ import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Session;
 
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+
 /**
  * The message-driven beans without a server, as Artemis's resource adapter and the container run them: a
- * {@link Listener} per session of the activations' factory ({@link InflowFactory}), each delivery committed, or rolled
- * back when the bean marks it so. What the beans put back goes out through {@code broker}, as on Payara Micro.
+ * {@link Listener} per session, each fetching one message at a time ({@code ConsumerWindowSize} 0 in {@code ra.xml}),
+ * each delivery committed, or rolled back when the bean marks it so. What the beans put back goes out through
+ * {@code broker}, as on Payara Micro.
  */
 public final class MessageDrivenBeans implements AutoCloseable {
 
@@ -74,7 +77,7 @@ public final class MessageDrivenBeans implements AutoCloseable {
             }
             return null;
         });
-        var connection = InflowFactory.of(url).createConnection();
+        var connection = factory().createConnection();
         connections.add(connection);
         var session = connection.createSession(Session.SESSION_TRANSACTED);
         var consumer = session.createConsumer(topic ? session.createTopic(bean.destination())
@@ -93,6 +96,13 @@ public final class MessageDrivenBeans implements AutoCloseable {
             }
         });
         connection.start();
+    }
+
+    private ActiveMQConnectionFactory factory() {
+        var factory = new ActiveMQConnectionFactory(url.orElse("vm://0"));
+        factory.setConsumerWindowSize(0);
+        factory.setReconnectAttempts(-1);
+        return factory;
     }
 
     @Override
