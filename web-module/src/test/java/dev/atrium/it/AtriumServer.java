@@ -465,8 +465,16 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private Path preBootFile() throws IOException {
         Path config = Path.of("../server-config/payara").toAbsolutePath();
         Path joined = work.resolve("preboot.asadmin");
+        String adapter = "";
+        if (resilience()) {
+            // the message-driven beans consume from this run's own broker: the adapter is pointed at it, as an
+            // operator points it at a broker other than the embedded one (README, "Messaging")
+            adapter = "create-resource-adapter-config --property ConnectorClassName="
+                    + "org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory"
+                    + ":ConnectionParameters=host=127.0.0.1;port=" + brokerPort + " artemis-rar\n";
+        }
         Files.writeString(joined, Files.readString(config.resolve("atrium.asadmin"))
-                + Files.readString(config.resolve("micro-envelope.asadmin")));
+                + Files.readString(config.resolve("micro-envelope.asadmin")) + adapter);
         return joined;
     }
 
