@@ -468,10 +468,10 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         String adapter = "";
         if (resilience()) {
             // the message-driven beans consume from this run's own broker: the adapter is pointed at it, as an
-            // operator points it at a broker other than the embedded one (README, "Messaging")
+            // operator points it at a broker other than the embedded one (README, "Messaging"; "=" escaped in a value)
             adapter = "create-resource-adapter-config --property ConnectorClassName="
                     + "org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory"
-                    + ":ConnectionParameters=host=127.0.0.1;port=" + brokerPort + " artemis-rar\n";
+                    + ":ConnectionParameters=host\\=127.0.0.1;port\\=" + brokerPort + " artemis-rar\n";
         }
         Files.writeString(joined, Files.readString(config.resolve("atrium.asadmin"))
                 + Files.readString(config.resolve("micro-envelope.asadmin")) + adapter);
