@@ -11,7 +11,7 @@ public final class ServerResources {
     public static final String STREAMS = "concurrent/atrium-streams";
 
     /**
-     * The application's long-lived workers: queue consumers, the outbox relay, cancellation timers, password hashing.
+     * The application's long-lived workers: the outbox relay, cancellation timers, password hashing.
      */
     public static final String WORKERS = "concurrent/atrium-workers";
 

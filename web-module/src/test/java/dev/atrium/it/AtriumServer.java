@@ -209,13 +209,14 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         int jar = command.indexOf("-jar");
         var through = new ArrayList<>(command.subList(0, jar));
         through.addAll(List.of("-Xshare:on", "-Xlog:class+load=info:file=" + classLoadLog()));
+        // the launcher's arguments end with the adapter's deployment, which the command names after its jar
         through.addAll(jvm);
-        through.addAll(command.subList(jar + 2, command.size()));
+        through.addAll(command.subList(jar + 4, command.size()));
         // the launcher's class path carries grizzly-envelope's jar (--addlibs would fail without payara-micro.jar)
         int addlibs = through.indexOf("--addlibs");
         through.subList(addlibs, addlibs + 2).clear();
         // and the WAR unpacked, deployed as a directory as scripts/run deploys it
-        int war = through.indexOf("--deploy") + 1;
+        int war = through.indexOf("--contextroot") - 1;
         Process unpacked = new ProcessBuilder("bash", script.toString(), "unpacked", through.get(war))
                 .redirectError(ProcessBuilder.Redirect.appendTo(launcherLog.toFile())).start();
         String directory = new String(unpacked.getInputStream().readAllBytes()).strip();
@@ -404,6 +405,9 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         }
         command.addAll(List.of("-Djdk.httpclient.connectionPoolSize=20", "-jar",
                 System.getProperty("payara.jar", "target/payara-micro.jar"),
+                // Artemis's resource adapter first: the WAR's message-driven beans consume through it
+                "--deploy", Path.of(System.getProperty("atrium.rar", "target/artemis-rar.rar")).toAbsolutePath()
+                        .toString(),
                 "--deploy", war.toString(), "--contextroot", "/",
                 // the reports subsystem beside it, as an operator deploys it (README, "Reports")
                 "--deploy", Path.of(System.getProperty("atrium.reports.war",
@@ -462,8 +466,16 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
     private Path preBootFile() throws IOException {
         Path config = Path.of("../server-config/payara").toAbsolutePath();
         Path joined = work.resolve("preboot.asadmin");
+        String adapter = "";
+        if (resilience()) {
+            // the message-driven beans consume from this run's own broker: the adapter is pointed at it, as an
+            // operator points it at a broker other than the embedded one (README, "Messaging"; "=" escaped in a value)
+            adapter = "create-resource-adapter-config --property ConnectorClassName="
+                    + "org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory"
+                    + ":ConnectionParameters=host\\=127.0.0.1;port\\=" + brokerPort + " artemis-rar\n";
+        }
         Files.writeString(joined, Files.readString(config.resolve("atrium.asadmin"))
-                + Files.readString(config.resolve("micro-envelope.asadmin")));
+                + Files.readString(config.resolve("micro-envelope.asadmin")) + adapter);
         return joined;
     }
 

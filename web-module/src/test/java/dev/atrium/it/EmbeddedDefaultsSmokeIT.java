@@ -73,7 +73,7 @@ class EmbeddedDefaultsSmokeIT {
     void whenStartedAsTheRunScriptStartsItThenTheWarIsDeployedUnpackedWithNoCopyInTheRuntimeDirectory()
             throws Exception {
         List<String> command = AtriumServer.get().launchCommand();
-        Path deployed = Path.of(command.get(command.indexOf("--deploy") + 1));
+        Path deployed = Path.of(command.get(command.indexOf("--contextroot") - 1));
         assertThat(deployed).as("the WAR unpacked by scripts/launcher").isDirectory();
         assertThat(deployed.resolve("WEB-INF/web.xml")).isRegularFile();
         // a WAR file is copied into the runtime directory and unzipped there at every start

@@ -3,12 +3,9 @@ package dev.atrium.platform.messaging;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingDeque;
-import java.util.concurrent.ThreadFactory;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -31,17 +28,13 @@ import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnection;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
-import io.opentelemetry.api.OpenTelemetry;
-import io.opentelemetry.api.trace.Tracer;
-
 import dev.atrium.platform.telemetry.TraceParents;
-import dev.atrium.platform.telemetry.Tracing;
 
 /**
  * The application's one connection to an Apache Artemis broker, plain Java so that it runs without a container.
  * It either starts a broker embedded in this JVM ({@link #embedded(Path)}) or connects to one at a URL
- * ({@link #remote(String)}). It sends text messages to queues and topics, and runs consumers for
- * {@link MessageHandler}s and {@link TopicHandler}s on threads from the given factory.
+ * ({@link #remote(String)}), and sends text messages to queues and topics; the message-driven beans consume them
+ * ({@link Listener}).
  * <p>
  * Redelivery belongs to the broker's address settings. The embedded broker is configured here: 3 deliveries
  * 5 s apart, then the dead-letter queue {@value #DEAD_LETTER_QUEUE}. A remote broker applies its own
@@ -59,7 +52,6 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
     // the application's queues and topics are a handful; a bound keeps a bug naming them by the message from growing it
     private static final int MAX_DESTINATIONS = 1000;
     static final int DUPLICATE_ID_CACHE = 20_000;
-    private static final long STOP_WAIT_MILLIS = 15_000;
     // held, because JUL forgets the level of a logger nobody references
     private static final Logger BROKER_AUDIT = Logger.getLogger("org.apache.activemq.audit");
 
@@ -68,10 +60,8 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
     private final Connection connection;
     // JMS sessions are single-threaded: each send borrows one, so senders share a connection without locking
     private final BlockingDeque<Producer> idleProducers = new LinkedBlockingDeque<>(MAX_IDLE_PRODUCERS);
-    private final List<ConsumerLoop> consumers = new CopyOnWriteArrayList<>();
     private final Map<String, Destination> destinations = new ConcurrentHashMap<>();
     private volatile boolean closed;
-    private volatile Tracer tracer = OpenTelemetry.noop().getTracer(Tracing.SCOPE);
 
     private record Producer(Session session, MessageProducer producer) {
     }
@@ -79,9 +69,6 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
     private BrokerConnection(EmbeddedActiveMQ broker, ActiveMQConnectionFactory factory) {
         this.broker = broker;
         this.factory = factory;
-        // every consumer fetches one message at a time, so no message waits in one consumer's buffer
-        // while another consumer is idle, and concurrency() is the number of messages in flight
-        factory.setConsumerWindowSize(0);
         try {
             connection = factory.createConnection();
             connection.setExceptionListener(e -> LOG.log(Level.WARNING, "Broker connection failed", e));
@@ -125,7 +112,7 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
             throw new MessagingException("Invalid broker URL " + withoutParameters(url), e);
         }
         if (!url.contains("reconnectAttempts")) {
-            // survive a broker restart: the client reconnects and the consumers carry on
+            // survive a broker restart: the client reconnects and the senders carry on
             factory.setReconnectAttempts(-1);
         }
         return new BrokerConnection(null, factory);
@@ -300,67 +287,18 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
         return known;
     }
 
-    /** The tracer of the consumers started from now on: the deliveries of traced messages are spans of it. */
-    public void traceWith(Tracer tracer) {
-        this.tracer = Objects.requireNonNull(tracer, "tracer");
-    }
-
-    /** Starts {@code handler.concurrency()} consumers of the handler's queue, each on a thread of its own. */
-    public void consume(MessageHandler handler, ThreadFactory threads) {
-        if (handler.concurrency() < 1) {
-            throw new IllegalArgumentException("Concurrency of " + handler.queue() + " must be at least 1");
-        }
-        for (int i = 1; i <= handler.concurrency(); i++) {
-            start(new ConsumerLoop(connection, handler.queue(), false, handler::onMessage, handler::onMessages,
-                            handler.batchSize(), tracer),
-                    "queue " + handler.queue() + " #" + i, threads);
-        }
-    }
-
-    /** Subscribes the handler to its topic (non-durable), with one consumer thread. */
-    public void subscribe(TopicHandler handler, ThreadFactory threads) {
-        start(new ConsumerLoop(connection, handler.topic(), true, handler::onMessage),
-                "topic " + handler.topic(), threads);
-    }
-
-    private void start(ConsumerLoop loop, String name, ThreadFactory threads) {
-        if (closed) {
-            throw new IllegalStateException("The broker connection is closed");
-        }
-        try {
-            loop.open();
-        } catch (JMSException e) {
-            throw new MessagingException("Cannot start the consumer of " + name, e);
-        }
-        var thread = threads.newThread(loop);
-        thread.setName("atrium-messaging " + name);
-        consumers.add(loop);
-        thread.start();
-    }
-
-    /** Stops the consumers (each after the message in hand), closes the connection, then stops the broker. */
+    /** Closes the connection, then stops the broker. */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        consumers.forEach(ConsumerLoop::stop);
         var sessions = ((ActiveMQConnection) connection).getSessionFactory();
         if (sessions.getConnection() == null) {
             // the broker is away and the client is reconnecting: a polite close would wait for it, call by call
             LOG.warning("Closing the broker connection while the broker is unreachable");
             sessions.cleanup();
-        }
-        long deadline = System.currentTimeMillis() + STOP_WAIT_MILLIS;
-        try {
-            for (var consumer : consumers) {
-                if (!consumer.awaitFinished(Math.max(0, deadline - System.currentTimeMillis()))) {
-                    LOG.warning("A message handler did not finish in time; its message will be delivered again");
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         for (Producer producer; (producer = idleProducers.pollFirst()) != null; ) {
             close(producer);

@@ -3,8 +3,8 @@ package dev.atrium.platform.messaging;
 import java.util.List;
 
 /**
- * A consumer of one queue. Implementations are CDI beans; the messaging runtime finds them all at start and
- * feeds each its queue. A handler that throws gets the message again (3 deliveries, 5 s apart, then the
+ * A consumer of one queue. Implementations are CDI beans; the queue's message-driven bean finds its handler through
+ * the messaging runtime and hands it each delivery. A handler that throws gets the message again (3 deliveries, 5 s apart, then the
  * dead-letter queue), so handlers must be idempotent: messages carry ids, handlers load current state.
  */
 public interface MessageHandler {
@@ -12,7 +12,10 @@ public interface MessageHandler {
     /** The queue name, for example {@code mail}. */
     String queue();
 
-    /** How many messages of this queue one instance handles at once; each consumer fetches one at a time. */
+    /**
+     * How many messages of this queue one instance handles at once, from the same configuration key as its bean's
+     * {@code maxSession}, which is what takes effect; each session fetches one at a time.
+     */
     default int concurrency() {
         return 1;
     }

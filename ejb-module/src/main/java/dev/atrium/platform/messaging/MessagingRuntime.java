@@ -10,7 +10,6 @@ import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
@@ -19,28 +18,25 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.telemetry.Tracing;
 
 /**
- * Owns the broker connection for the application's lifetime: starts the embedded broker, or connects to the
- * one at {@code atrium.broker.url}, then starts consumers for every {@link MessageHandler} and
- * {@link TopicHandler} bean on threads of the container's managed thread factory, so that handlers run with
- * the application's context and may call EJBs. Starts after the schema migrations, because handlers read
- * and write the database; the embedded broker itself has usually been started beside the deployment by then
- * ({@link EmbeddedBrokerAhead}).
+ * Owns the broker connection for the application's lifetime: starts the embedded broker, or connects to the one at
+ * {@code atrium.broker.url}, and sends through it. Starts after the schema migrations; the embedded broker itself has
+ * usually been started beside the deployment by then ({@link EmbeddedBrokerAhead}).
  * <p>
- * Where the server manages the JMS resources (the EAR on Payara Server binds {@value ServerMessaging#CONNECTION_FACTORY}
- * through Artemis's resource adapter), messages go out through them ({@link ServerMessaging}) and the server's
- * message-driven beans consume them, calling {@link #handler} and {@link #topicHandler}; this bean then only runs the
- * embedded broker the adapter reaches in-VM (none when {@code atrium.broker.url} names another).
+ * Consumers are message-driven beans on Artemis's resource adapter on both runtimes (deployed before the WAR on Payara
+ * Micro, a module of the EAR on Payara Server), one per queue and one for the topic ({@link Listener}): each asks this
+ * bean for its {@link MessageHandler} ({@link #handler}) or {@link TopicHandler} ({@link #topicHandler}). Where the
+ * server manages the JMS resources (the EAR binds {@value ServerMessaging#CONNECTION_FACTORY} on the adapter), messages
+ * go out through them ({@link ServerMessaging}) and this bean only runs the embedded broker (none when
+ * {@code atrium.broker.url} names another).
  * <p>
  * The embedded broker redelivers a failed message twice, 5 s apart, then moves it to {@code DLQ}. A remote
  * broker does what its own address settings say.
@@ -61,9 +57,6 @@ public class MessagingRuntime {
     @Inject
     @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
     String dataDir;
-
-    @Resource(lookup = ServerResources.WORKERS)
-    ManagedThreadFactory threads;
 
     @Inject
     @Any
@@ -113,27 +106,10 @@ public class MessagingRuntime {
         }
         packSizes = Map.copyOf(sizes);
         if (serverManaged) {
-            broker = serverMessaging;
             LOG.info(() -> "Messaging through the server's connection factory " + ServerMessaging.CONNECTION_FACTORY
-                    + "; the server's message-driven beans consume " + queues());
-            return;
+                    + "; the message-driven beans consume " + queues());
         }
-        broker = own;
-        own.traceWith(tracing.tracer());
-        try {
-            for (var handler : queueHandlers) {
-                own.consume(handler, threads);
-                LOG.fine(() -> "Consuming queue " + handler.queue() + " with " + handler.concurrency()
-                        + " consumer(s)");
-            }
-            for (var handler : topicHandlers) {
-                own.subscribe(handler, threads);
-                LOG.fine(() -> "Subscribed to topic " + handler.topic());
-            }
-        } catch (RuntimeException e) {
-            own.close();
-            throw e;
-        }
+        broker = serverManaged ? serverMessaging : own;
     }
 
     @PreDestroy
@@ -148,12 +124,12 @@ public class MessagingRuntime {
         return serverManaged;
     }
 
-    /** The handler of a queue, for the server's message-driven beans. */
+    /** The handler of a queue, for its message-driven bean. */
     public Optional<MessageHandler> handler(String queue) {
         return queueHandlers.stream().filter(h -> h.queue().equals(queue)).findFirst();
     }
 
-    /** The subscriber to a topic, for the server's message-driven beans. */
+    /** The subscriber to a topic, for its message-driven bean. */
     public Optional<TopicHandler> topicHandler(String topic) {
         return topicHandlers.stream().filter(h -> h.topic().equals(topic)).findFirst();
     }
@@ -167,7 +143,7 @@ public class MessagingRuntime {
         return all;
     }
 
-    /** The tracer of the consumers, for the server's message-driven beans ({@link ConsumerTrace}). */
+    /** The tracer of the consumers, for the message-driven beans ({@link ConsumerTrace}). */
     public Tracing tracing() {
         return tracing;
     }

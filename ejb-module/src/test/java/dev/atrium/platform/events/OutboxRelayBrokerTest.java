@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.atrium.platform.events.OutboxTables.Ping;
 import dev.atrium.platform.messaging.BrokerConnection;
+import dev.atrium.platform.messaging.MessageDrivenBeans;
 import dev.atrium.platform.messaging.MessageHandler;
 
 /**
@@ -28,12 +29,6 @@ import dev.atrium.platform.messaging.MessageHandler;
  * are written, starts again, and every event reaches the consumer exactly once.
  */
 class OutboxRelayBrokerTest {
-
-    private static final ThreadFactory THREADS = runnable -> {
-        var thread = new Thread(runnable);
-        thread.setDaemon(true);
-        return thread;
-    };
 
     @TempDir
     Path directory;
@@ -48,6 +43,7 @@ class OutboxRelayBrokerTest {
     private OutboxTables tables;
     private EmbeddedActiveMQ remote;
     private BrokerConnection broker;
+    private MessageDrivenBeans beans;
     private int port;
 
     @BeforeEach
@@ -58,7 +54,8 @@ class OutboxRelayBrokerTest {
         }
         startBroker();
         broker = BrokerConnection.remote("tcp://127.0.0.1:" + port);
-        broker.consume(new MessageHandler() {
+        beans = new MessageDrivenBeans(broker, Optional.of("tcp://127.0.0.1:" + port));
+        beans.consume(new MessageHandler() {
             @Override
             public String queue() {
                 return "pings";
@@ -68,7 +65,7 @@ class OutboxRelayBrokerTest {
             public void onMessage(String body, int deliveryCount) {
                 (deliveryCount > 1 ? redelivered : received).add(body);
             }
-        }, THREADS);
+        });
     }
 
     private void startBroker() throws Exception {
@@ -79,6 +76,7 @@ class OutboxRelayBrokerTest {
 
     @AfterEach
     void stop() throws Exception {
+        beans.close();
         broker.close();
         remote.stop();
         tables.close();

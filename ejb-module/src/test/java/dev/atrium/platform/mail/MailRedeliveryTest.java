@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.icegreen.greenmail.util.GreenMail;
 
 import dev.atrium.platform.messaging.BrokerConnection;
+import dev.atrium.platform.messaging.MessageDrivenBeans;
 
 /** The mail path end to end but for the database: queue, broker, handler, SMTP server that comes up late. */
 class MailRedeliveryTest {
@@ -23,10 +25,14 @@ class MailRedeliveryTest {
     Path directory;
 
     private BrokerConnection broker;
+    private MessageDrivenBeans beans;
     private GreenMail server;
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
+        if (beans != null) {
+            beans.close();
+        }
         if (broker != null) {
             broker.close();
         }
@@ -44,7 +50,8 @@ class MailRedeliveryTest {
         handler.transport = new SmtpMailTransport(SmtpMailTransport.session("127.0.0.1", port, null, null, false),
                 SmtpMailTransportTest.from(), Clock.systemUTC());
         broker = BrokerConnection.embedded(directory);
-        broker.consume(handler, Thread::new);
+        beans = new MessageDrivenBeans(broker, Optional.empty());
+        beans.consume(handler);
         var mail = mails.add("ada@example.org", "Verify", "token");
 
         broker.send(MailService.QUEUE, mail.id().toString());

@@ -3,6 +3,7 @@ package dev.atrium.platform.messaging;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,6 +14,11 @@ class EmbeddedBrokerMessagingTest extends MessagingContract {
         return BrokerConnection.embedded(directory);
     }
 
+    @Override
+    Optional<String> url() {
+        return Optional.empty();
+    }
+
     @Test
     void whenBrokerRestartsThenQueuedMessageIsStillThere() throws Exception {
         broker.send("kept", "survivor");
@@ -20,7 +26,7 @@ class EmbeddedBrokerMessagingTest extends MessagingContract {
 
         broker = BrokerConnection.embedded(directory);
         var handler = new Recorder("kept");
-        broker.consume(handler, THREADS);
+        consume(handler);
 
         assertThat(handler.next().body()).isEqualTo("survivor");
         assertThat(broker.isEmbedded()).isTrue();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 class RemoteBrokerMessagingTest extends MessagingContract {
 
     private EmbeddedActiveMQ remote;
+    private String url;
 
     @Override
     BrokerConnection connect(Path directory) throws Exception {
@@ -28,7 +30,13 @@ class RemoteBrokerMessagingTest extends MessagingContract {
         remote = new EmbeddedActiveMQ().setConfiguration(BrokerConnection.brokerConfiguration(directory)
                 .addAcceptorConfiguration("tcp", "tcp://127.0.0.1:" + port));
         remote.start();
-        return BrokerConnection.remote("tcp://127.0.0.1:" + port);
+        url = "tcp://127.0.0.1:" + port;
+        return BrokerConnection.remote(url);
+    }
+
+    @Override
+    Optional<String> url() {
+        return Optional.of(url);
     }
 
     @Override
@@ -43,7 +51,6 @@ class RemoteBrokerMessagingTest extends MessagingContract {
 
     @Test
     void whenBrokerIsGoneThenClosingDoesNotWaitForIt() throws Exception {
-        broker.consume(new Recorder("gone"), THREADS);
         broker.send("gone", "before");
 
         remote.stop();

@@ -1,9 +1,10 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.MessageDrivenContext;
@@ -13,17 +14,13 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 
-import dev.atrium.platform.messaging.ConsumerTrace;
-import dev.atrium.platform.messaging.Deliveries;
-import dev.atrium.platform.messaging.MessagingRuntime;
-import dev.atrium.platform.messaging.ServerMessaging;
+import dev.atrium.platform.telemetry.TraceParents;
 
 /**
- * What every message-driven bean here does with a delivery, in the container's transaction (the resource adapter's XA
+ * What every message-driven bean does with a delivery, in the container's transaction (the resource adapter's XA
  * session): hands the body to the queue's handler outside that transaction, and rolls it back when the handler throws,
- * so the broker's address settings decide what follows (3 deliveries 5 s apart, then the dead-letter queue), as with
- * the application's own consumers. A batch queue's packed message delivered again is put back as a message per body
- * in the same transaction instead.
+ * so the broker's address settings decide what follows (3 deliveries 5 s apart, then the dead-letter queue). A batch
+ * queue's packed message delivered again is put back as a message per body instead, keeping its trace.
  */
 abstract class Listener implements MessageListener {
 
@@ -38,14 +35,21 @@ abstract class Listener implements MessageListener {
     @Resource
     MessageDrivenContext context;
 
-    @Resource(lookup = ServerMessaging.CONNECTION_FACTORY)
+    // the server's pooled factory, whose XA session puts bodies back in the delivery's transaction; none on Micro
     ConnectionFactory factory;
+
+    @PostConstruct
+    void findFactory() {
+        if (factory == null) {
+            factory = ServerMessaging.connectionFactory().orElse(null);
+        }
+    }
 
     /** The queue or topic of this bean, as its activation configuration names it. */
     abstract String destination();
 
     /** Handles one body; throwing rolls the delivery back. */
-    abstract void handle(String body, int deliveryCount) throws Exception;
+    abstract void handle(String body, int deliveryCount, String traceParent) throws Exception;
 
     @Override
     public void onMessage(Message message) {
@@ -53,7 +57,7 @@ abstract class Listener implements MessageListener {
         try (var trace = ConsumerTrace.start(runtime.tracing(), destination(), List.of(message))) {
             try {
                 deliveryCount = message.getIntProperty("JMSXDeliveryCount");
-                handle(message.getBody(String.class), deliveryCount);
+                handle(message.getBody(String.class), deliveryCount, ConsumerTrace.traceParent(message));
             } catch (Exception e) {
                 trace.failed(e);
                 throw e;
@@ -66,37 +70,52 @@ abstract class Listener implements MessageListener {
         }
     }
 
-    /** Puts bodies back on this bean's queue as a message each, in the delivery's transaction. */
-    void resendEach(List<String> bodies) throws JMSException {
+    /**
+     * Puts bodies back on this bean's queue as a message each, carrying the packed message's trace: in the delivery's
+     * transaction through the server's factory; on Payara Micro in a transaction of the application's client, committed
+     * just before the delivery's (a crash between the two delivers the packed message again, and its bodies twice: the
+     * handlers are idempotent by the event's id).
+     */
+    void resendEach(List<String> bodies, String traceParent) throws JMSException {
+        String carried = TraceParents.spanContext(traceParent).isValid() ? traceParent : null;
+        if (factory == null) {
+            runtime.broker().sendAll(bodies.stream()
+                    .map(body -> new Messaging.Outgoing(destination(), false, body, null, carried)).toList());
+            return;
+        }
         try (var connection = factory.createConnection();
              var session = connection.createSession();
              var producer = session.createProducer(ServerMessaging.destination(session, false, destination()))) {
             for (String body : bodies) {
-                producer.send(session.createTextMessage(body));
+                var message = session.createTextMessage(body);
+                if (carried != null) {
+                    message.setStringProperty(TraceParents.PROPERTY, carried);
+                }
+                producer.send(message);
             }
         }
     }
 
-    /** The base of the beans of queues: their {@link dev.atrium.platform.messaging.MessageHandler}. */
+    /** The base of the beans of queues: their {@link MessageHandler}. */
     abstract static class OfQueue extends Listener {
 
         @Override
-        void handle(String body, int deliveryCount) throws Exception {
+        void handle(String body, int deliveryCount, String traceParent) throws Exception {
             var handler = runtime.handler(destination()).orElseThrow(
                     () -> new IllegalStateException("No handler for queue " + destination()));
             if (Deliveries.unpacks(handler, body, deliveryCount)) {
-                resendEach(Deliveries.lines(body));
+                resendEach(Deliveries.lines(body), traceParent);
             } else {
                 outside.deliver(handler, body, deliveryCount);
             }
         }
     }
 
-    /** The base of the beans of topics: their {@link dev.atrium.platform.messaging.TopicHandler}. */
+    /** The base of the beans of topics: their {@link TopicHandler}. */
     abstract static class OfTopic extends Listener {
 
         @Override
-        void handle(String body, int deliveryCount) throws Exception {
+        void handle(String body, int deliveryCount, String traceParent) throws Exception {
             var handler = runtime.topicHandler(destination()).orElseThrow(
                     () -> new IllegalStateException("No subscriber to topic " + destination()));
             outside.deliver(handler, body, deliveryCount);

@@ -1,16 +1,11 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
-import dev.atrium.platform.messaging.Deliveries;
-import dev.atrium.platform.messaging.MessageHandler;
-import dev.atrium.platform.messaging.TopicHandler;
-
 /**
- * Calls a handler with the delivery's transaction suspended, so that a handler runs as it does under the
- * application's own consumers: each service it calls commits on its own, and the delivery's transaction holds only
- * the message (acknowledged when it commits, delivered again when it rolls back).
+ * Calls a handler with the delivery's transaction suspended: each service it calls commits on its own, and the
+ * delivery's transaction holds only the message (acknowledged when it commits, delivered again when it rolls back).
  */
 @ApplicationScoped
 public class OutsideTheDelivery {

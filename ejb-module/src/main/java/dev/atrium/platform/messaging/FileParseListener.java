@@ -1,4 +1,4 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -10,8 +10,11 @@ import dev.atrium.ai.control.FileService;
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = FileService.QUEUE),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
-        @ActivationConfigProperty(propertyName = "transactionTimeout", propertyValue = "900"),
-        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "2")})
+        // the embedded broker may still be starting: the activation waits for it, quietly, up to 5 min
+        @ActivationConfigProperty(propertyName = "initialConnectAttempts", propertyValue = "3000"),
+        @ActivationConfigProperty(propertyName = "retryInterval", propertyValue = "100"),
+        @ActivationConfigProperty(propertyName = "maxSession",
+                propertyValue = "${MPCONFIG=atrium.files.parse-workers:2}")})
 public class FileParseListener extends Listener.OfQueue {
 
     @Override

@@ -1,4 +1,4 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,8 +29,8 @@ import dev.atrium.platform.messaging.ServerMessaging;
 import dev.atrium.platform.messaging.TopicHandler;
 
 /**
- * The EAR's messaging on Payara Server is wired by names in four places (the handlers, the message-driven beans, their
- * mapping to the resource adapter and the resources the server creates); this fails when one of them drifts.
+ * The messaging is wired by names in several places (the handlers, the message-driven beans, their mapping to the
+ * resource adapter on each runtime and the resources the server creates); this fails when one of them drifts.
  */
 class ServerResourcesTest {
 
@@ -76,6 +76,34 @@ class ServerResourcesTest {
         // the adapter's name is the EAR's name and the module's file name
         String ear = Files.readString(ROOT.resolve("ear/pom.xml"));
         assertThat(ear).contains("<finalName>atrium</finalName>", "<bundleFileName>artemis-rar.rar</bundleFileName>");
+    }
+
+    @Test
+    void whenTheWarIsDeployedThenEveryMessageDrivenBeanListensThroughTheAdapterDeployedBeforeIt() throws Exception {
+        var ear = xml(Path.of(Listener.class.getResource("/META-INF/glassfish-ejb-jar.xml").toURI()));
+        var war = xml(ROOT.resolve("web-module/src/main/webapp/WEB-INF/glassfish-ejb-jar.xml"));
+        var onEar = new TreeMap<String, String>();
+        var onWar = new TreeMap<String, String>();
+        var ejbs = ear.getElementsByTagName("ejb");
+        for (int i = 0; i < ejbs.getLength(); i++) {
+            var ejb = (Element) ejbs.item(i);
+            onEar.put(text(ejb, "ejb-name"), ejb.getElementsByTagName("cmt-timeout-in-seconds").getLength() == 0
+                    ? "" : text(ejb, "cmt-timeout-in-seconds"));
+        }
+        ejbs = war.getElementsByTagName("ejb");
+        for (int i = 0; i < ejbs.getLength(); i++) {
+            var ejb = (Element) ejbs.item(i);
+            assertThat(text(ejb, "resource-adapter-mid")).isEqualTo("artemis-rar");
+            onWar.put(text(ejb, "ejb-name"), ejb.getElementsByTagName("cmt-timeout-in-seconds").getLength() == 0
+                    ? "" : text(ejb, "cmt-timeout-in-seconds"));
+        }
+        assertThat(onWar).isEqualTo(onEar);
+        // every launcher of Payara Micro deploys the adapter by that file name (scripts/run and scripts/bench-startup
+        // through scripts/launcher's command)
+        for (String launcher : List.of("scripts/launcher", "docker/Dockerfile",
+                "web-module/src/test/java/dev/atrium/it/AtriumServer.java")) {
+            assertThat(Files.readString(ROOT.resolve(launcher))).as(launcher).contains("artemis-rar.rar");
+        }
     }
 
     @Test

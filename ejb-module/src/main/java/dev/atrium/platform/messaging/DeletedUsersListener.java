@@ -1,4 +1,4 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -10,6 +10,9 @@ import dev.atrium.identity.control.UserDeleted;
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = UserDeleted.QUEUE),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
+        // the embedded broker may still be starting: the activation waits for it, quietly, up to 5 min
+        @ActivationConfigProperty(propertyName = "initialConnectAttempts", propertyValue = "3000"),
+        @ActivationConfigProperty(propertyName = "retryInterval", propertyValue = "100"),
         @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "1")})
 public class DeletedUsersListener extends Listener.OfQueue {
 

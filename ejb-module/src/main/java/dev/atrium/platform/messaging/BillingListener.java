@@ -1,4 +1,4 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -10,7 +10,11 @@ import dev.atrium.marketplace.control.UsageRecorded;
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = UsageRecorded.QUEUE),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
-        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "2")})
+        // the embedded broker may still be starting: the activation waits for it, quietly, up to 5 min
+        @ActivationConfigProperty(propertyName = "initialConnectAttempts", propertyValue = "3000"),
+        @ActivationConfigProperty(propertyName = "retryInterval", propertyValue = "100"),
+        @ActivationConfigProperty(propertyName = "maxSession",
+                propertyValue = "${MPCONFIG=atrium.billing.queue.consumers:2}")})
 public class BillingListener extends Listener.OfQueue {
 
     @Override

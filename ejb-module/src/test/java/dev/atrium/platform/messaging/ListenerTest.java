@@ -1,4 +1,4 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -20,9 +20,6 @@ import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 
 import org.junit.jupiter.api.Test;
-
-import dev.atrium.platform.messaging.MessageHandler;
-import dev.atrium.platform.messaging.MessagingRuntime;
 
 /**
  * What a message-driven bean does with a delivery, without a server: the container's transaction is a flag

@@ -1,4 +1,4 @@
-package dev.atrium.platform.messaging.server;
+package dev.atrium.platform.messaging;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -13,6 +13,9 @@ import dev.atrium.marketplace.control.AgentChangeHandler;
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Topic"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = AgentChangeHandler.TOPIC),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
+        // the embedded broker may still be starting: the activation waits for it, quietly, up to 5 min
+        @ActivationConfigProperty(propertyName = "initialConnectAttempts", propertyValue = "3000"),
+        @ActivationConfigProperty(propertyName = "retryInterval", propertyValue = "100"),
         @ActivationConfigProperty(propertyName = "subscriptionDurability", propertyValue = "NonDurable"),
         @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "1")})
 public class AgentChangesListener extends Listener.OfTopic {
