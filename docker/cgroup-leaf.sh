@@ -13,4 +13,6 @@ if [ -f "$cg/cgroup.controllers" ] && [ -w "$cg/cgroup.procs" ] && [ "$(cat /pro
         echo "$pid" > "$cg/atrium-server/cgroup.procs" 2>/dev/null || true
     done
 fi
+# the pre-boot commands, which name the broker the container was given
+preboot.sh
 exec "$@"

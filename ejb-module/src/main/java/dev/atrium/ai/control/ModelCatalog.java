@@ -42,7 +42,7 @@ public class ModelCatalog {
     @Inject
     Config config;
 
-    /** The fixed keys; injected here, a bean made at start, so that a malformed ai value stops the deployment. */
+    /** The fixed keys (the language model's address, the echo delay), with their defaults. */
     @Inject
     @ConfigProperties
     AiConfig settings;
