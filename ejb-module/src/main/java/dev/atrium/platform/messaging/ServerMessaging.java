@@ -29,7 +29,7 @@ import dev.atrium.platform.telemetry.TraceParents;
  * Messaging through the resources Payara Server manages: the connection factory {@value #CONNECTION_FACTORY} of
  * Artemis's resource adapter (its pool is the server's, sized and watched from the admin console) and the queues and
  * topics bound under {@value #DESTINATIONS} (the EAR's {@code glassfish-resources.xml}, from
- * {@code server-config/payara}). Consumers are message-driven beans (the {@code server-messaging} module).
+ * {@code server-config/payara}). Consumers are the message-driven beans of this package, as on Payara Micro.
  * <p>
  * A batch goes out in a JTA transaction of its own, the resource adapter's XA session its only resource, so the
  * outbox's database transaction around the call is not touched and a refused batch rolls back whole. Single sends
