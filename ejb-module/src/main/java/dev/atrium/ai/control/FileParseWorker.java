@@ -56,10 +56,6 @@ public class FileParseWorker implements MessageHandler {
     FileParsers parsers;
 
     @Inject
-    @ConfigProperty(name = "atrium.files.parse-workers", defaultValue = "2")
-    int workers;
-
-    @Inject
     @ConfigProperty(name = "atrium.files.max-text-chars", defaultValue = "1000000")
     int maxTextChars;
 
@@ -85,11 +81,6 @@ public class FileParseWorker implements MessageHandler {
     @Override
     public String queue() {
         return FileService.QUEUE;
-    }
-
-    @Override
-    public int concurrency() {
-        return workers;
     }
 
     @Override

@@ -69,10 +69,6 @@ public class TaskWorker implements MessageHandler {
     ConversationStore conversations;
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.task-workers", defaultValue = "4")
-    int workers;
-
-    @Inject
     @ConfigProperty(name = "atrium.ai.task-retries", defaultValue = "2")
     int retries;
 
@@ -107,11 +103,6 @@ public class TaskWorker implements MessageHandler {
     @Override
     public String queue() {
         return TaskService.QUEUE;
-    }
-
-    @Override
-    public int concurrency() {
-        return workers;
     }
 
     @Override
