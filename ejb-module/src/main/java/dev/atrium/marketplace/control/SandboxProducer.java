@@ -31,7 +31,8 @@ public class SandboxProducer {
     @Produces
     @ApplicationScoped
     Executor executor() {
-        var executor = BubblewrapExecutor.create(Path.of(config.dataDir).toAbsolutePath().normalize().resolve("sandbox"));
+        var executor = BubblewrapExecutor.create(Path.of(config.dataDir).toAbsolutePath().normalize()
+                .resolve("sandbox"));
         var capabilities = executor.capabilities();
         if (capabilities.canRunUntrusted()) {
             LOG.info(() -> "Sandbox: " + capabilities.adapter() + ", cgroup " + capabilities.cgroupVersion());
