@@ -193,7 +193,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
 
     private List<String> launcherCommand(Path root) throws Exception {
         Path script = Path.of("../scripts/launcher").toAbsolutePath().normalize();
-        Path launcherLog = work.resolve("launcher.log");
+        Path launcherLog = work.resolve(mode + "-launcher.log");
         Process prepare = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(launcherLog.toFile())).start();
         if (!prepare.waitFor(10, TimeUnit.MINUTES) || prepare.exitValue() != 0) {
@@ -391,7 +391,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         }
         // the embedded mode runs the product's own classes: no test hook, the product's clock
         Path war = ItWar.build(Path.of(System.getProperty("atrium.war", "target/atrium.war")),
-                Path.of("target/test-classes"), work.resolve("atrium-it.war"), !throughLauncher());
+                Path.of("target/test-classes"), work.resolve(mode + "-atrium-it.war"), !throughLauncher());
         // the JVM's settings as every launcher takes them (the collector, the heap and the other memory bounds)
         command = new ArrayList<>(List.of(javaBin()));
         command.addAll(jvmDefaults());
@@ -465,7 +465,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
      */
     private Path preBootFile() throws IOException {
         Path config = Path.of("../server-config/payara").toAbsolutePath();
-        Path joined = work.resolve("preboot.asadmin");
+        Path joined = work.resolve(mode + "-preboot.asadmin");
         String adapter = "";
         if (resilience()) {
             // the message-driven beans consume from this run's own broker: the adapter is pointed at it, as an
