@@ -409,7 +409,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
                 "--deploy", Path.of(System.getProperty("atrium.rar", "target/artemis-rar.rar")).toAbsolutePath()
                         .toString(),
                 "--deploy", war.toString(), "--contextroot", "/",
-                // the reports subsystem beside it, as an operator deploys it (README, "Reports")
+                // the reports subsystem beside it, as an operator deploys it (docs/operations.md, "Reports")
                 "--deploy", Path.of(System.getProperty("atrium.reports.war",
                         "../reports-module/target/atrium-reports.war")).toAbsolutePath() + ":/reports",
                 "--port", Integer.toString(port),
@@ -469,7 +469,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
         String adapter = "";
         if (resilience()) {
             // the message-driven beans consume from this run's own broker: the adapter is pointed at it, as an
-            // operator points it at a broker other than the embedded one (README, "Messaging"; "=" escaped in a value)
+            // operator points it at a broker other than the embedded one ("=" escaped in a value;
+            // docs/operations.md, "Payara Server (the EAR)")
             adapter = "create-resource-adapter-config --property ConnectorClassName="
                     + "org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory"
                     + ":ConnectionParameters=host\\=127.0.0.1;port\\=" + brokerPort + " artemis-rar\n";
