@@ -1,6 +1,6 @@
 package dev.atrium.cli;
 
-/** The CLI's exit codes, as the README lists them. */
+/** The CLI's exit codes, as docs/cli.md lists them. */
 final class ExitCodes {
 
     /** Done. */

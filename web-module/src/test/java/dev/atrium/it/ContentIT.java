@@ -120,8 +120,8 @@ class ContentIT {
     }
 
     /**
-     * Lists are kept rendered between writes (README, "Article lists kept rendered"): each kind of write shows in the
-     * very next list, for everyone who sees it, and a draft only in its author's.
+     * Lists are kept rendered between writes (docs/decisions/content.md, "Article lists kept rendered"): each kind of
+     * write shows in the very next list, for everyone who sees it, and a draft only in its author's.
      */
     @Test
     void whenArticlesChangeThenTheNextListShowsItForEveryViewer() {

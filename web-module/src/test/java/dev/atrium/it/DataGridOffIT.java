@@ -13,9 +13,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import dev.atrium.it.probe.ItTimerProbe;
 
 /**
- * Payara Micro runs without its data grid ({@code --nohazelcast}: README, "Start-up: without the data grid"), which
- * Atrium never uses and which cost every start a second's wait for cluster members: the grid does not start, and the
- * EJB timers, which then keep only non-persistent ones (all of Atrium's), still fire.
+ * Payara Micro runs without its data grid ({@code --nohazelcast}: docs/benchmarks.md, "Start-up: without the data
+ * grid"), which Atrium never uses and which cost every start a second's wait for cluster members: the grid does not
+ * start, and the EJB timers, which then keep only non-persistent ones (all of Atrium's), still fire.
  */
 @ExtendWith(AtriumServer.class)
 class DataGridOffIT {

@@ -58,7 +58,7 @@ class EmbeddedDefaultsSmokeIT {
         assertThat(server.launchCommand()).as("Payara's launcher, the archive required")
                 .contains("-Xshare:on", "fish.payara.micro.impl.PayaraMicroImpl").doesNotContain("-jar")
                 .anyMatch(argument -> argument.startsWith("-XX:SharedArchiveFile="));
-        assertThat(server.launchCommand()).as("the launcher's JVM settings (README, Benchmarks)")
+        assertThat(server.launchCommand()).as("the launcher's JVM settings (docs/benchmarks.md)")
                 .contains("-XX:+UseParallelGC", "-XX:MetaspaceSize=256m");
         List<String> loads = java.nio.file.Files.readAllLines(server.classLoadLog());
         long shared = loads.stream().filter(line -> line.contains("source: shared objects file")).count();

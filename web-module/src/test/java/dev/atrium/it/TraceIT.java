@@ -13,11 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * One trace from the HTTP request to the billing consumer (README, "Traces"): the caller's {@code traceparent} is the
- * parent of the server's span, under it the invoke gateway's span, under that the sandbox run; the usage event's row
- * carries the gateway's context to the outbox relay, whose producer span continues the trace and hands its context to
- * the message, and the billing queue's consumer span is that producer's child. Spans are read from the OTLP collector
- * the services server exports to ({@link OtlpReceiver}).
+ * One trace from the HTTP request to the billing consumer (docs/decisions/platform.md, "Traces"): the caller's
+ * {@code traceparent} is the parent of the server's span, under it the invoke gateway's span, under that the sandbox
+ * run; the usage event's row carries the gateway's context to the outbox relay, whose producer span continues the
+ * trace and hands its context to the message, and the billing queue's consumer span is that producer's child. Spans
+ * are read from the OTLP collector the services server exports to ({@link OtlpReceiver}).
  */
 @ExtendWith(AtriumServer.class)
 class TraceIT {

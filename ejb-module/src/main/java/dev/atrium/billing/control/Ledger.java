@@ -246,9 +246,9 @@ public class Ledger {
 
     /**
      * The account's row, locked and read afresh, for changing its balance or hold. Every writer of accounts takes
-     * their row locks the same way and in the same order (README, "One lock order"): by an update of the row
-     * (PostgreSQL's {@code FOR NO KEY UPDATE}, which the foreign-key checks of other transactions' journal lines do
-     * not wait for, unlike {@code SELECT … FOR UPDATE}), in ascending account id.
+     * their row locks the same way and in the same order (docs/decisions/billing.md, "One lock order"): by an update of
+     * the row (PostgreSQL's {@code FOR NO KEY UPDATE}, which the foreign-key checks of other transactions' journal
+     * lines do not wait for, unlike {@code SELECT … FOR UPDATE}), in ascending account id.
      */
     public BillingAccount lock(BillingAccount account) {
         // what this transaction changed is written first: a refresh would otherwise drop it

@@ -38,9 +38,9 @@ import dev.atrium.platform.error.Problem;
  * ({@code atrium.passwords.hash-threads}), whatever number of requests ask at once. A hash is bound by memory
  * (19 MiB read and written twice): more of them at once than cores only evict each other from the caches, and on a
  * request's thread of the moment the 19 MiB come from a different allocator arena each time, fresh pages the kernel
- * must fault in. On the same few threads a hash costs what it costs outside the server (README, Benchmarks), a flood
- * of logins holds at most that many times 19 MiB, and a caller whose hash has not begun within
- * {@code atrium.passwords.hash-wait-seconds} gets 503 (its hash is dropped, not computed for nobody).
+ * must fault in. On the same few threads a hash costs what it costs outside the server (docs/benchmarks.md, "Password
+ * hashes on threads of their own"), a flood of logins holds at most that many times 19 MiB, and a caller whose hash has
+ * not begun within {@code atrium.passwords.hash-wait-seconds} gets 503 (its hash is dropped, not computed for nobody).
  */
 @ApplicationScoped
 public class PasswordHasher {

@@ -7,11 +7,12 @@ import dev.atrium.marketplace.entity.TrustLevel;
 import dev.atrium.sandbox.Limits;
 
 /**
- * The limits an agent runs with, decided in one place (README, "The sandbox"): memory = min(declared, or 256 MB when
- * undeclared; the trust ceiling); timeout = min(declared, or the gateway's 120 s when undeclared; the trust ceiling);
- * CPU = min(declared {@code max_cpu_percent}, or 50 % of one CPU when undeclared; the trust ceiling; the CPUs this
- * machine has); network only when declared and the trust level allows it. A declaration above its ceiling is capped,
- * not refused, as memory and time are: trust earned later lifts the cap without a new version.
+ * The limits an agent runs with, decided in one place (docs/decisions/marketplace.md, "The sandbox"): memory =
+ * min(declared, or 256 MB when undeclared; the trust ceiling); timeout = min(declared, or the gateway's 120 s when
+ * undeclared; the trust ceiling); CPU = min(declared {@code max_cpu_percent}, or 50 % of one CPU when undeclared; the
+ * trust ceiling; the CPUs this machine has); network only when declared and the trust level allows it. A declaration
+ * above its ceiling is capped, not refused, as memory and time are: trust earned later lifts the cap without a new
+ * version.
  */
 public final class AgentLimits {
 

@@ -11,10 +11,10 @@ import dev.atrium.platform.http.JsonInput;
 import dev.atrium.sandbox.RunResult;
 
 /**
- * The agent's side of the contract (README, "The agent author's contract"): one JSON object on stdout with
- * {@code output} (an object) and an optional {@code usage} ({@code tokens_input}, {@code tokens_output},
- * {@code cost_llm}); stderr is the log. Reading a run gives either the output with its usage, or an error text
- * fit for the caller (never the agent's raw stdout).
+ * The agent's side of the contract (docs/decisions/marketplace.md, "The agent author's contract"): one JSON object on
+ * stdout with {@code output} (an object) and an optional {@code usage} ({@code tokens_input}, {@code tokens_output},
+ * {@code cost_llm}); stderr is the log. Reading a run gives either the output with its usage, or an error text fit for
+ * the caller (never the agent's raw stdout).
  */
 public final class AgentProtocol {
 

@@ -43,13 +43,13 @@ import dev.atrium.platform.telemetry.Tracing;
 import dev.atrium.sandbox.Outcome;
 
 /**
- * {@code POST /v1/agents/{agent_id}/invoke} (spec 03, README "The invoke gateway"), in this order: the rate limit
- * of the calling user, whatever key or token they call with; the agent, which must be active; the free tier; the
- * input against the card's {@code input_schema}; admission, which decides and reserves the call's price (the free
- * call or the month's fee, the dependency budget, the hold; {@link Admission} gives all of it back on any later
- * refusal); the run in the sandbox with personal data in the input masked;
- * the output scanned for personal data (flagged and alerted, never blocked); then the run and usage records in one
- * short transaction. Not transactional itself: a sandbox run never holds a database transaction open.
+ * {@code POST /v1/agents/{agent_id}/invoke} (spec 03; docs/decisions/marketplace.md, "The invoke gateway"), in this
+ * order: the rate limit of the calling user, whatever key or token they call with; the agent, which must be active; the
+ * free tier; the input against the card's {@code input_schema}; admission, which decides and reserves the call's price
+ * (the free call or the month's fee, the dependency budget, the hold; {@link Admission} gives all of it back on any
+ * later refusal); the run in the sandbox with personal data in the input masked; the output scanned for personal data
+ * (flagged and alerted, never blocked); then the run and usage records in one short transaction. Not transactional
+ * itself: a sandbox run never holds a database transaction open.
  *
  * <p>An agent's run calls its declared dependencies here too ({@link #invokeAsDependency}), with the dependency token
  * its run was given: the call is the user's own invocation (same rate limit, free tier, price and usage record) of an
@@ -159,7 +159,7 @@ public class InvokeGateway {
     @Inject
     MetricRegistry metrics;
 
-    /** The span of a call through the gateway (README, "Traces"). */
+    /** The span of a call through the gateway (docs/decisions/platform.md, "Traces"). */
     static final String SPAN = "invoke.gateway";
 
     @Inject
@@ -276,9 +276,10 @@ public class InvokeGateway {
     }
 
     /**
-     * Decides the call's price before it runs, reserving each part atomically (README, "Holds — no overspending"):
-     * the freemium free call or the subscription month, the dependency budget ({@code Atrium-Max-Price-Usd}), then
-     * the hold of the most it can cost on the caller's balance (402/30001 when it does not fit).
+     * Decides the call's price before it runs, reserving each part atomically (docs/decisions/billing.md, "Holds — no
+     * overspending"): the freemium free call or the subscription month, the dependency budget
+     * ({@code Atrium-Max-Price-Usd}), then the hold of the most it can cost on the caller's balance (402/30001 when it
+     * does not fit).
      */
     private void admit(Admission admission, long userId, Agent agent, AgentVersion version, Pricing pricing,
                        Calling calling) {

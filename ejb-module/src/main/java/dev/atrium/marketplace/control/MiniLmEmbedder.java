@@ -10,10 +10,10 @@ import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2Quantize
  * all-MiniLM-L6-v2 (384 dimensions) with int8 weights, run in process by ONNX Runtime; the model file and the
  * tokenizer come inside Maven artifacts, so nothing is downloaded. The int8 model rather than the float one: 23 MB
  * instead of 90 in the WAR, loaded in a fraction of the time and 1.7 times faster per text, at the same recall@5 on
- * the relevance fixture (README, Benchmarks). Loading still takes time, so one instance serves the whole
- * application; it is thread-safe. The native libraries of ONNX Runtime and of the tokenizer are unpacked from their
- * jars: ONNX Runtime into a temporary directory, the tokenizer into DJL's engine cache. Where that cache is and that
- * DJL stays offline (a missing library fails instead of being fetched) are DJL's own settings, read once by its
+ * the relevance fixture (docs/benchmarks.md, "The marketplace"). Loading still takes time, so one instance serves the
+ * whole application; it is thread-safe. The native libraries of ONNX Runtime and of the tokenizer are unpacked from
+ * their jars: ONNX Runtime into a temporary directory, the tokenizer into DJL's engine cache. Where that cache is and
+ * that DJL stays offline (a missing library fails instead of being fetched) are DJL's own settings, read once by its
  * classes: the launchers pass them as {@code ENGINE_CACHE_DIR} (the data directory's {@code native}) and
  * {@code DJL_OFFLINE}, never the application at run time (house rule 11); a JVM without them is named in one warning.
  */

@@ -29,7 +29,7 @@ import dev.atrium.marketplace.control.pii.Masker;
  * of spaces and the spaces around an {@code @} are evened out), then each kind has its own detector, a hand-written
  * left-to-right scanner whose look-around is bounded by a constant, so the work is linear in the input whatever the
  * input is: no regular expression can backtrack here. What is found is replaced in the original spelling. The rules
- * are in the package {@code pii} (the README repeats them).
+ * are in the package {@code pii} (docs/decisions/marketplace.md repeats them).
  *
  * <p>In JSON, strings anywhere are masked, and so are object keys: a key carrying personal data becomes its mask
  * ({@code [email]}), made unique with {@code #2}, {@code #3}, … when another key already has that name; a key

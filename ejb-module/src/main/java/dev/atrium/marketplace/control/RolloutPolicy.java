@@ -16,7 +16,7 @@ import dev.atrium.marketplace.entity.QualityScore;
  */
 public final class RolloutPolicy {
 
-    /** The policy's settings; see the configuration table in the README. */
+    /** The policy's settings; see docs/configuration.md. */
     public record Settings(Duration step, long minCalls, double successMargin, double qualityMargin) {
 
         public static final Settings DEFAULTS = new Settings(Duration.ofHours(24), 50, 0.05, 0.25);

@@ -35,12 +35,12 @@ import dev.atrium.sandbox.SandboxCapabilities;
 import dev.atrium.sandbox.SandboxRefused;
 
 /**
- * The pre-listing checks of an agent (README, "Pre-listing checks"), run at submission and by an administrator's
- * re-scan: (1) smoke tests, (2) static scan, (3) dependencies, (4) prompt injection, (5) network audit, (6) time and
- * memory. The bundle is unpacked into a temporary directory that is removed afterwards on every path; the agent runs
- * in the sandbox as an unverified agent within the checks' time budget, each run holding one of the instance's
- * sandbox slots: the one kept for checks or any free one (503 when none frees in time). An agent shipped as an image
- * only is not run (no container runtime here): its checks are {@code not_run} with that reason.
+ * The pre-listing checks of an agent (docs/decisions/marketplace.md, "Pre-listing checks"), run at submission and by an
+ * administrator's re-scan: (1) smoke tests, (2) static scan, (3) dependencies, (4) prompt injection, (5) network audit,
+ * (6) time and memory. The bundle is unpacked into a temporary directory that is removed afterwards on every path; the
+ * agent runs in the sandbox as an unverified agent within the checks' time budget, each run holding one of the
+ * instance's sandbox slots: the one kept for checks or any free one (503 when none frees in time). An agent shipped as
+ * an image only is not run (no container runtime here): its checks are {@code not_run} with that reason.
  */
 @ApplicationScoped
 public class SafetyChecks {

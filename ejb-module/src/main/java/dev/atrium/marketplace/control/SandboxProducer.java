@@ -43,7 +43,10 @@ public class SandboxProducer {
         return executor;
     }
 
-    /** Made at start rather than at the first invoke, so that the start log names the sandbox (README, "Start-up"). */
+    /**
+     * Made at start rather than at the first invoke, so that the start log names the sandbox (docs/operations.md,
+     * "A quiet start").
+     */
     void atStart(@Observes @Initialized(ApplicationScoped.class) Object event, Executor executor) {
         executor.capabilities();
     }

@@ -11,13 +11,13 @@ import jakarta.json.JsonString;
 import dev.atrium.platform.http.JsonInput;
 
 /**
- * The card's pricing and what one call costs the caller (README, "Usage records"): {@code per_call} charges
- * {@code price_usd}; {@code per_token} charges {@code price_usd} per 1,000 tokens (input plus output as the agent
- * reported them); {@code freemium} is free for the first {@code free_quota} successful calls of a user in a calendar
- * month (UTC), then {@code price_usd}; {@code subscription} charges {@code price_usd} as the month's fee on a user's
- * first successful call of the agent in a calendar month (UTC) and nothing for the month's other calls.
- * A card without pricing is free. The developer's share is 70 % of the price. Amounts have 6 decimals, rounded half
- * to even.
+ * The card's pricing and what one call costs the caller (docs/decisions/marketplace.md, "The invoke gateway"):
+ * {@code per_call} charges {@code price_usd}; {@code per_token} charges {@code price_usd} per 1,000 tokens (input plus
+ * output as the agent reported them); {@code freemium} is free for the first {@code free_quota} successful calls of a
+ * user in a calendar month (UTC), then {@code price_usd}; {@code subscription} charges {@code price_usd} as the month's
+ * fee on a user's first successful call of the agent in a calendar month (UTC) and nothing for the month's other calls.
+ * A card without pricing is free. The developer's share is 70 % of the price. Amounts have 6 decimals, rounded half to
+ * even.
  */
 public record Pricing(Model model, BigDecimal priceUsd, long freeQuota) {
 

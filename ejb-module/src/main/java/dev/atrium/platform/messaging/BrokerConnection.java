@@ -147,7 +147,7 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
                 .setSecurityEnabled(false)
                 // nothing outside the application manages this broker, and two in one JVM would clash
                 .setJMXManagementEnabled(false)
-                // an idle broker's own wake-ups (README, Benchmarks, "Memory and idle cost"): no configuration file to
+                // an idle broker's own wake-ups (docs/benchmarks.md, "Memory and idle cost"): no configuration file to
                 // reload, transaction timeouts (300 s) and dead in-VM connections looked for every 10 s instead of
                 // every 1 and 2 s, the disk's free space every 15 s instead of 5
                 .setConfigurationFileRefreshPeriod(0)

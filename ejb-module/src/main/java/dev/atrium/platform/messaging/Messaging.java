@@ -20,7 +20,7 @@ public interface Messaging {
 
     /**
      * One message of {@link #sendAll}: to a topic or a queue, with an optional duplicate-detection id and an optional
-     * W3C traceparent, sent as the message property {@code traceparent} (README, "Traces").
+     * W3C traceparent, sent as the message property {@code traceparent} (docs/decisions/platform.md, "Traces").
      */
     record Outgoing(String destination, boolean topic, String body, String duplicateId, String traceParent) {
 

@@ -26,7 +26,7 @@ public class AtriumDataSource implements DataSource {
      * The embedded file database writes committed changes in the background at most a second after the commit (H2's
      * store's own default; the database's is half a second): its writer wakes ten times a second instead of twenty,
      * half of what an idle server spent on it. A crash of the process loses the commits of that last second either
-     * way (README, known limitations); PostgreSQL does not.
+     * way (docs/limitations.md); PostgreSQL does not.
      */
     static final String H2_FILE_OPTIONS = H2_OPTIONS + ";WRITE_DELAY=1000";
 

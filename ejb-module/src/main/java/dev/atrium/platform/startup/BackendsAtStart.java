@@ -10,7 +10,7 @@ import dev.atrium.platform.objects.ObjectStore;
 
 /**
  * The key-value store, the object store and the mail transport are otherwise made at their first use: made at start
- * instead, so that the start log names every backend once (README, "Start-up: a quiet log") and a wrong setting
+ * instead, so that the start log names every backend once (docs/operations.md, "A quiet start") and a wrong setting
  * shows at once.
  */
 @ApplicationScoped

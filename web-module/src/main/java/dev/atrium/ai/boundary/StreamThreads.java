@@ -26,8 +26,8 @@ import dev.atrium.platform.error.Problem;
  * factory {@code concurrent/atrium-streams} and let go after 60 s idle; one more is refused with 503/50300. A pool
  * over the factory rather than a managed executor: the factory's threads carry the application's context from the
  * start, so handing a stream over is a queue hand-off, where Payara's managed executor captures and sets up context
- * for every task (about 1 ms of a stream's first token here; README, Benchmarks). The tasks take ids and the caller's
- * data as arguments, never the request's context.
+ * for every task (about 1 ms of a stream's first token here; docs/benchmarks.md, "Streams on the application's own
+ * threads"). The tasks take ids and the caller's data as arguments, never the request's context.
  */
 @ApplicationScoped
 public class StreamThreads implements Executor {

@@ -28,7 +28,8 @@ import dev.atrium.identity.control.Caller;
  * {@link CredentialFilter} in the error envelope, and access rules are the resources' own.
  * <p>A module of our own rather than a Jakarta Security {@code HttpAuthenticationMechanism}: Soteria's bridge to
  * such a mechanism looks the bean manager up through JNDI twice per request (building a {@code NamingException}
- * each time, found or not), about a tenth of the server's CPU for {@code /health} (README, Benchmarks).
+ * each time, found or not), about a tenth of the server's CPU for {@code /health} (docs/benchmarks.md, "Authentication
+ * without Soteria's bridge").
  */
 final class AtriumAuthModule implements ServerAuthModule {
 

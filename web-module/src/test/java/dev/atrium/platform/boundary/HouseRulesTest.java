@@ -74,8 +74,8 @@ class HouseRulesTest {
     @Test
     void whenAnEnterpriseBeanIsInjectedThenItIsByEjbNotByCdi() throws IOException {
         // through a CDI proxy, every call of a bean without an interface costs Payara a thrown and caught
-        // IllegalArgumentException and Weld's look-up of the bean (README, Benchmarks): the container's own reference
-        // is called directly
+        // IllegalArgumentException and Weld's look-up of the bean (docs/benchmarks.md, "Enterprise beans injected with
+        // @EJB"): the container's own reference is called directly
         var sources = sources();
         Set<String> beans = sources.stream().filter(p -> ENTERPRISE_BEAN.matcher(read(p)).find())
                 .map(p -> p.getFileName().toString().replace(".java", "")).collect(Collectors.toSet());

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The quiet start's two settings (README, "A quiet start"): every launcher of Payara Micro the tests and
+ * The quiet start's two settings (docs/operations.md, "A quiet start"): every launcher of Payara Micro the tests and
  * {@code scripts/run} use takes {@code logging.properties}, and {@code scripts/launcher} names a trust store made
  * from the JDK's without an expired certificate, unless JAVA_OPTS names one.
  */
