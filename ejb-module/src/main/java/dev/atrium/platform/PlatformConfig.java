@@ -6,9 +6,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The platform's configuration: every key it reads, with its default. The data directory is declared here only;
- * other contexts read it through this class. Left out: messaging ({@code atrium.broker.url}), which is being
- * rewritten, and {@code otel.sdk.disabled}, which is Payara's key, not Atrium's.
+ * The platform's configuration: every key it reads, with its default. The data directory, the HTTP port and the
+ * database URL are declared here only; other contexts read them through this class. Left out:
+ * {@code otel.sdk.disabled}, which is Payara's key, not Atrium's.
  */
 @ConfigProperties(prefix = "atrium")
 public class PlatformConfig {
@@ -23,6 +23,21 @@ public class PlatformConfig {
     /** The embedded data directory: the object store's files, the mail outbox, the master secret's file. */
     @ConfigProperty(name = "data-dir", defaultValue = "./data")
     public String dataDir;
+
+    /**
+     * The database's JDBC URL; unset, the H2 file database under the data directory. The data source itself reads it
+     * by name ({@code AtriumDataSource}, which the container makes outside CDI).
+     */
+    @ConfigProperty(name = "db.url")
+    public Optional<String> dbUrl;
+
+    /** The broker's URL ({@code tcp://host:61616?…}); unset, the embedded broker, its journal in the data directory. */
+    @ConfigProperty(name = "broker.url")
+    public Optional<String> brokerUrl;
+
+    /** The port the launcher gives the HTTP listener; agents reach their dependencies through it (the gateway). */
+    @ConfigProperty(name = "http.port", defaultValue = "8080")
+    public int httpPort;
 
     /**
      * {@code s3://bucket?endpoint=…&region=…} for S3, {@code file:<path>} for a directory; unset, {@code objects}

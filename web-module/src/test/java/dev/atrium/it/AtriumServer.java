@@ -65,6 +65,8 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
      */
     public static final int TASK_SOFT_LIMIT_SECONDS = 6;
     public static final int TASK_HARD_LIMIT_SECONDS = 12;
+    /** Task workers per instance: not the default (4), so that TasksIT sees the setting take effect. */
+    public static final int TASK_WORKERS = 3;
 
     /** The marketplace's bundle limit in the tests, small enough to pass it quickly. */
     public static final long BUNDLE_MAX_BYTES = 1024 * 1024;
@@ -388,6 +390,7 @@ public final class AtriumServer implements BeforeAllCallback, ExtensionContext.S
             env.put("ATRIUM_AI_MODEL_SCRIPTED_OUTPUT_PRICE", UsageReportIT.SCRIPTED_OUTPUT_PRICE);
             env.put("ATRIUM_AI_TASK_SOFT_LIMIT_SECONDS", Integer.toString(TASK_SOFT_LIMIT_SECONDS));
             env.put("ATRIUM_AI_TASK_HARD_LIMIT_SECONDS", Integer.toString(TASK_HARD_LIMIT_SECONDS));
+            env.put("ATRIUM_AI_TASK_WORKERS", Integer.toString(TASK_WORKERS));
             // every call is traced to a collector in this JVM (TraceIT)
             otlp = OtlpReceiver.start();
             env.putAll(otlp.environment());

@@ -103,6 +103,23 @@ class TasksIT {
     }
 
     @Test
+    void whenMoreTasksThanWorkersAreSubmittedThenAsManyAsTheConfiguredWorkersRunAtOnce() {
+        int workers = AtriumServer.TASK_WORKERS;
+        var ids = new ArrayList<String>();
+        for (int i = 0; i < workers + 2; i++) {
+            // over a second each: the last ones are still waiting when the first ones end
+            ids.add(submit(user.api(), TestModelServer.SCRIPTED, "slow 100: task " + i + " of "
+                    + UUID.randomUUID() + " runs beside the others, word by word"));
+        }
+
+        var tasks = awaitAllFinished(user.api(), ids);
+
+        // from the moment a worker took each task to the moment it finished, however it ended: a cold server may
+        // stream slower than the soft limit the first time, and a worker is free again only when its task ended
+        assertThat(mostAtOnce(tasks)).as("tasks running at once: " + tasks).isEqualTo(workers);
+    }
+
+    @Test
     void whenAnotherUserAsksForATaskThenItIsNotFound() {
         String id = submit(user.api(), null, "Private notes");
         var other = Accounts.verified("other");
@@ -268,6 +285,46 @@ class TasksIT {
             Accounts.sleep(400);
         }
         throw new AssertionError("Task " + id + " did not get there within " + PATIENCE + "; last seen: " + last);
+    }
+
+    /** Polls the caller's task list (one request for all of them) until every one of {@code ids} has finished. */
+    private static List<JsonNode> awaitAllFinished(Api api, List<String> ids) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            var reply = api.get("/api/tasks");
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+            last = reply.json();
+            var finished = new ArrayList<JsonNode>();
+            last.get("items").forEach(t -> {
+                if (ids.contains(t.get("task_id").asText()) && finished(t)) {
+                    finished.add(t);
+                }
+            });
+            if (finished.size() == ids.size()) {
+                return finished;
+            }
+            Accounts.sleep(400);
+        }
+        throw new AssertionError("Tasks " + ids + " did not all finish within " + PATIENCE + "; last seen: " + last);
+    }
+
+    /** The most tasks whose run, from its start to its end (excluded), covers one instant. */
+    private static int mostAtOnce(List<JsonNode> tasks) {
+        var changes = new ArrayList<Map.Entry<Instant, Integer>>();
+        for (JsonNode task : tasks) {
+            changes.add(Map.entry(instant(task, "started_at"), 1));
+            changes.add(Map.entry(instant(task, "finished_at"), -1));
+        }
+        // at one instant an end comes before a start: a worker's next task begins after its last one ended
+        changes.sort(Map.Entry.<Instant, Integer>comparingByKey().thenComparing(Map.Entry.comparingByValue()));
+        int running = 0;
+        int most = 0;
+        for (var change : changes) {
+            running += change.getValue();
+            most = Math.max(most, running);
+        }
+        return most;
     }
 
     private static int rows(String id) throws Exception {

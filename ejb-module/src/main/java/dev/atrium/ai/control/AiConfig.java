@@ -6,10 +6,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The ai context's configuration: every key under {@code atrium.ai} and {@code atrium.llm}, with its default. The task
- * workers' keys ({@code atrium.ai.task-*} but the retention) and the parse workers' ({@code atrium.files.*}) stay with
- * {@link TaskWorker} and {@link FileParseWorker}, which belong to the messaging rewrite; {@link ModelCatalog} reads the
- * per-model keys ({@code atrium.ai.models}, {@code atrium.ai.model.<id>.*}) by name.
+ * The ai context's configuration: every key under {@code atrium.ai}, {@code atrium.llm} and {@code atrium.files}, with
+ * its default. {@link ModelCatalog} reads the per-model keys ({@code atrium.ai.models}, {@code atrium.ai.model.<id>.*})
+ * by name.
  */
 @ConfigProperties(prefix = "atrium")
 public class AiConfig {
@@ -34,6 +33,25 @@ public class AiConfig {
     @ConfigProperty(name = "ai.tier-cache-seconds", defaultValue = "30")
     public long tierCacheSeconds;
 
+    /**
+     * The task workers of an instance: the sessions of the tasks' message-driven bean, whose {@code maxSession} reads
+     * this key with this default when the application is deployed (MaxSessionTest keeps the two equal).
+     */
+    @ConfigProperty(name = "ai.task-workers", defaultValue = "4")
+    public int taskWorkers;
+
+    /** A task whose model call failed is delivered again this many times before it fails. */
+    @ConfigProperty(name = "ai.task-retries", defaultValue = "2")
+    public int taskRetries;
+
+    /** Past this, a task's stream is cancelled and the attempt fails. */
+    @ConfigProperty(name = "ai.task-soft-limit-seconds", defaultValue = "120")
+    public long taskSoftLimitSeconds;
+
+    /** Past this, a task's model call is abandoned and the task fails at once. */
+    @ConfigProperty(name = "ai.task-hard-limit-seconds", defaultValue = "180")
+    public long taskHardLimitSeconds;
+
     /** How long a finished task stays visible to its owner. */
     @ConfigProperty(name = "ai.task-retention-seconds", defaultValue = "3600")
     public long taskRetentionSeconds;
@@ -53,6 +71,21 @@ public class AiConfig {
     /** At most this many answers stream at once on an instance, each on a thread of its own. */
     @ConfigProperty(name = "ai.stream-threads", defaultValue = "500")
     public int streamThreads;
+
+    /**
+     * The parse workers of an instance: the sessions of the uploads' message-driven bean, whose {@code maxSession}
+     * reads this key with this default when the application is deployed (MaxSessionTest keeps the two equal).
+     */
+    @ConfigProperty(name = "files.parse-workers", defaultValue = "2")
+    public int fileParseWorkers;
+
+    /** The most text kept from one file. */
+    @ConfigProperty(name = "files.max-text-chars", defaultValue = "1000000")
+    public int fileMaxTextChars;
+
+    /** How long reading one file may take before it fails. */
+    @ConfigProperty(name = "files.parse-timeout-seconds", defaultValue = "120")
+    public long fileParseTimeoutSeconds;
 
     /** An OpenAI-compatible endpoint ({@code …/v1}); unset, only the {@code echo} development model answers. */
     @ConfigProperty(name = "llm.base-url")

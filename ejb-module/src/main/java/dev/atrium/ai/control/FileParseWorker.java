@@ -21,18 +21,18 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.platform.ServerResources;
 import dev.atrium.platform.messaging.MessageHandler;
 import dev.atrium.platform.objects.ObjectStore;
 
 /**
- * The parse job: {@code atrium.files.parse-workers} (2) consumers of the {@value FileService#QUEUE} queue per
- * instance. The message is a file id. The worker moves the file to {@code processing} (a new attempt), reads the
- * object and has Apache Tika extract its text (at most {@code atrium.files.max-text-chars}, 1,000,000) and
- * metadata on a thread of its own, waiting at most {@code atrium.files.parse-timeout-seconds} (120), then records
- * {@code ready} or {@code failed} with the reason.
+ * The parse job: {@link AiConfig#fileParseWorkers} consumers of the {@value FileService#QUEUE} queue per instance.
+ * The message is a file id. The worker moves the file to {@code processing} (a new attempt), reads the object and has
+ * Apache Tika extract its text (at most {@link AiConfig#fileMaxTextChars}) and metadata on a thread of its own,
+ * waiting at most {@link AiConfig#fileParseTimeoutSeconds}, then records {@code ready} or {@code failed} with the
+ * reason.
  * <p>
  * A file that cannot be read as its type (corrupt, encrypted, too slow to read) fails at once: another attempt would
  * read the same bytes. Only a failure around it (the object store or the database unreachable) is thrown, so the
@@ -56,16 +56,8 @@ public class FileParseWorker implements MessageHandler {
     FileParsers parsers;
 
     @Inject
-    @ConfigProperty(name = "atrium.files.parse-workers", defaultValue = "2")
-    int workers;
-
-    @Inject
-    @ConfigProperty(name = "atrium.files.max-text-chars", defaultValue = "1000000")
-    int maxTextChars;
-
-    @Inject
-    @ConfigProperty(name = "atrium.files.parse-timeout-seconds", defaultValue = "120")
-    long timeoutSeconds;
+    @ConfigProperties
+    AiConfig config;
 
     @Resource(lookup = ServerResources.WORKERS)
     ManagedThreadFactory threads;
@@ -85,11 +77,6 @@ public class FileParseWorker implements MessageHandler {
     @Override
     public String queue() {
         return FileService.QUEUE;
-    }
-
-    @Override
-    public int concurrency() {
-        return workers;
     }
 
     @Override
@@ -145,7 +132,8 @@ public class FileParseWorker implements MessageHandler {
         InputStream in = stored.get().content();
         try {
             Future<FileParser.Extraction> parse = parsing.submit(() -> parsers.get().parse(in, job.fileType(),
-                    job.filename(), maxTextChars));
+                    job.filename(), config.fileMaxTextChars));
+            long timeoutSeconds = config.fileParseTimeoutSeconds;
             try {
                 return new Outcome(parse.get(timeoutSeconds, TimeUnit.SECONDS), null);
             } catch (TimeoutException e) {

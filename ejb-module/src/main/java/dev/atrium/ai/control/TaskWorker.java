@@ -23,7 +23,7 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.ai.entity.TaskProgress;
 import dev.atrium.platform.ServerResources;
@@ -31,8 +31,8 @@ import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.messaging.MessageHandler;
 
 /**
- * The task workers: {@code atrium.ai.task-workers} (4) consumers of the {@value TaskService#QUEUE} queue per
- * instance, each holding one message at a time. A worker starts an attempt, streams the model's answer through the
+ * The task workers: {@link AiConfig#taskWorkers} consumers of the {@value TaskService#QUEUE} queue per instance,
+ * each holding one message at a time. A worker starts an attempt, streams the model's answer through the
  * {@link ModelGateway} on a thread of its own and watches it: every ~500 ms it publishes the progress
  * ({@code PROGRESS}); past the soft limit it cancels the stream, and the attempt fails with
  * {@value #SOFT_LIMIT}; past the hard limit it stops waiting, cancels the call (interrupting its thread) and fails
@@ -40,7 +40,7 @@ import dev.atrium.platform.messaging.MessageHandler;
  * <p>
  * Any other failure of the model call (the provider answered 5xx, was unreachable, no slot was free) is recorded
  * and thrown, so the broker delivers the task again 5 s later; on the delivery after the
- * {@code atrium.ai.task-retries} (2) retries, the task fails with that error instead. The messages carry task ids
+ * {@link AiConfig#taskRetries} retries, the task fails with that error instead. The messages carry task ids
  * only; a task already finished is skipped, one that was running when its worker went away runs again as a new
  * attempt.
  */
@@ -69,20 +69,8 @@ public class TaskWorker implements MessageHandler {
     ConversationStore conversations;
 
     @Inject
-    @ConfigProperty(name = "atrium.ai.task-workers", defaultValue = "4")
-    int workers;
-
-    @Inject
-    @ConfigProperty(name = "atrium.ai.task-retries", defaultValue = "2")
-    int retries;
-
-    @Inject
-    @ConfigProperty(name = "atrium.ai.task-soft-limit-seconds", defaultValue = "120")
-    long softLimitSeconds;
-
-    @Inject
-    @ConfigProperty(name = "atrium.ai.task-hard-limit-seconds", defaultValue = "180")
-    long hardLimitSeconds;
+    @ConfigProperties
+    AiConfig config;
 
     @Resource(lookup = ServerResources.WORKERS)
     ManagedThreadFactory threads;
@@ -94,7 +82,7 @@ public class TaskWorker implements MessageHandler {
 
     @PostConstruct
     void init() {
-        limits = TaskLimits.ofSeconds(softLimitSeconds, hardLimitSeconds);
+        limits = TaskLimits.ofSeconds(config.taskSoftLimitSeconds, config.taskHardLimitSeconds);
         calls = Executors.newCachedThreadPool(threads);
     }
 
@@ -107,11 +95,6 @@ public class TaskWorker implements MessageHandler {
     @Override
     public String queue() {
         return TaskService.QUEUE;
-    }
-
-    @Override
-    public int concurrency() {
-        return workers;
     }
 
     @Override
@@ -146,7 +129,7 @@ public class TaskWorker implements MessageHandler {
                 count(run, outcome.usage());
             }
             case FAILED -> {
-                boolean lastAttempt = deliveryCount > retries || run.attempt() > retries;
+                boolean lastAttempt = deliveryCount > config.taskRetries || run.attempt() > config.taskRetries;
                 if (lastAttempt) {
                     tasks.fail(run, outcome.error(), outcome.usage(), BigDecimal.ZERO);
                     return;

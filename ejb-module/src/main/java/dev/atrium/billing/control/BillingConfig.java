@@ -7,9 +7,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The billing context's configuration: every key under {@code atrium.billing}, with its default. The billing queue's
- * consumers per instance ({@code atrium.billing.queue.consumers}) stay with {@link BillingQueue}, which belongs to the
- * messaging rewrite; the database URL {@link PaymentsSetting} looks at ({@code atrium.db.url}) is the platform's.
+ * The billing context's configuration: every key under {@code atrium.billing}, with its default. The database URL
+ * {@link PaymentsSetting} looks at ({@code atrium.db.url}) is the platform's.
  */
 @ConfigProperties(prefix = "atrium")
 public class BillingConfig {
@@ -41,6 +40,13 @@ public class BillingConfig {
     /** How long a call to Stripe may take. */
     @ConfigProperty(name = "billing.stripe.timeout-seconds", defaultValue = "15")
     public int stripeTimeoutSeconds;
+
+    /**
+     * The billing queue's consumers of an instance: the sessions of its message-driven bean, whose {@code maxSession}
+     * reads this key with this default when the application is deployed (MaxSessionTest keeps the two equal).
+     */
+    @ConfigProperty(name = "billing.queue.consumers", defaultValue = "2")
+    public int queueConsumers;
 
     /** Usage records one billing queue consumer bills in one transaction, each account moved once for all. */
     @ConfigProperty(name = "billing.queue.batch-size", defaultValue = "500")

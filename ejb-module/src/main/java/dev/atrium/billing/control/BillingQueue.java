@@ -8,7 +8,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperties;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.atrium.marketplace.control.UsageRecorded;
 import dev.atrium.platform.messaging.MessageHandler;
@@ -25,21 +24,12 @@ public class BillingQueue implements MessageHandler {
     UsageBilling billing;
 
     @Inject
-    @ConfigProperty(name = "atrium.billing.queue.consumers", defaultValue = "2")
-    int consumers;
-
-    @Inject
     @ConfigProperties
     BillingConfig config;
 
     @Override
     public String queue() {
         return UsageRecorded.QUEUE;
-    }
-
-    @Override
-    public int concurrency() {
-        return consumers;
     }
 
     /** Up to this many usage records are billed in one transaction, each account moved once for all of them. */

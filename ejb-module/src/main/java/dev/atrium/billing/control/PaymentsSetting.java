@@ -12,7 +12,8 @@ import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperties;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import dev.atrium.platform.PlatformConfig;
 
 /**
  * Which payment processor takes top-ups ({@code atrium.billing.processor}), decided once at start. {@code embedded}
@@ -35,15 +36,15 @@ public class PaymentsSetting {
     BillingConfig config;
 
     @Inject
-    @ConfigProperty(name = "atrium.db.url")
-    Optional<String> databaseUrl;
+    @ConfigProperties
+    PlatformConfig platformConfig;
 
     private volatile String processor;
 
     @PostConstruct
     void decideAtStart() {
         try {
-            processor = decide(config.processor, databaseUrl);
+            processor = decide(config.processor, platformConfig.dbUrl);
         } catch (IllegalStateException e) {
             LOG.severe(e.getMessage());
             throw e;

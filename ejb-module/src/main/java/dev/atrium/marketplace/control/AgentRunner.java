@@ -15,10 +15,13 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
+import org.eclipse.microprofile.config.inject.ConfigProperties;
+
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.Permissions;
 import dev.atrium.marketplace.entity.TrustLevel;
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.http.JsonInput;
@@ -29,8 +32,6 @@ import dev.atrium.sandbox.Network;
 import dev.atrium.sandbox.RunResult;
 import dev.atrium.sandbox.RunSpec;
 import dev.atrium.sandbox.SandboxRefused;
-
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Runs one invocation of an agent's current version in the sandbox, in a slot of this instance's pool, outside any
@@ -73,8 +74,8 @@ public class AgentRunner {
     DependencyTokens tokens;
 
     @Inject
-    @ConfigProperty(name = "atrium.http.port", defaultValue = "8080")
-    int httpPort;
+    @ConfigProperties
+    PlatformConfig platformConfig;
 
     @Inject
     Executor executor;
@@ -134,7 +135,7 @@ public class AgentRunner {
                     limits.timeout().plus(TOKEN_GRACE));
             environment.put(INVOKE_URL, "http://" + Network.GATEWAY_HOST + "/v1/agents");
             environment.put(INVOKE_TOKEN, token);
-            network = network.withGateway(httpPort);
+            network = network.withGateway(platformConfig.httpPort);
         }
         var spec = image != null
                 ? new RunSpec(image.root(), command, stdin, environment, limits, network, declared.filesystem(), false,

@@ -27,8 +27,8 @@ import jakarta.json.JsonString;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperties;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.http.JsonProviders;
@@ -57,8 +57,8 @@ public class BundleCache {
     MarketplaceConfig config;
 
     @Inject
-    @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
-    String dataDir;
+    @ConfigProperties
+    PlatformConfig platformConfig;
 
     /** One lock per bundle key, so that concurrent first calls of one version unpack it once. */
     private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
@@ -93,7 +93,7 @@ public class BundleCache {
 
     /** The unpacked directory of the bundle stored under {@code key}. */
     public Path unpacked(String key) {
-        Path root = Path.of(dataDir).toAbsolutePath().normalize().resolve("bundles");
+        Path root = Path.of(platformConfig.dataDir).toAbsolutePath().normalize().resolve("bundles");
         Path target = root.resolve(name(key));
         if (Files.isDirectory(target)) {
             return target;

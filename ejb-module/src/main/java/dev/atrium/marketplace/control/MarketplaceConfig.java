@@ -11,8 +11,8 @@ import dev.atrium.sandbox.ImageArchive;
 
 /**
  * The marketplace context's configuration: every key under {@code atrium.marketplace} and {@code atrium.sandbox}
- * (the sandbox slots), with its default, and the limits derived from them. The platform's keys it also reads
- * ({@code atrium.data-dir}, {@code atrium.http.port}) stay with the platform.
+ * (the sandbox slots), with its default, and the limits derived from them. The platform's keys the marketplace also
+ * reads ({@code atrium.data-dir}, {@code atrium.http.port}) are in {@code PlatformConfig}.
  */
 @ConfigProperties(prefix = "atrium")
 public class MarketplaceConfig {

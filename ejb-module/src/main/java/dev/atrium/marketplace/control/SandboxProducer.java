@@ -9,8 +9,9 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.sandbox.BubblewrapExecutor;
 import dev.atrium.sandbox.Executor;
 
@@ -24,13 +25,14 @@ public class SandboxProducer {
     private static final Logger LOG = Logger.getLogger(SandboxProducer.class.getName());
 
     @Inject
-    @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
-    String dataDir;
+    @ConfigProperties
+    PlatformConfig config;
 
     @Produces
     @ApplicationScoped
     Executor executor() {
-        var executor = BubblewrapExecutor.create(Path.of(dataDir).toAbsolutePath().normalize().resolve("sandbox"));
+        var executor = BubblewrapExecutor.create(Path.of(config.dataDir).toAbsolutePath().normalize()
+                .resolve("sandbox"));
         var capabilities = executor.capabilities();
         if (capabilities.canRunUntrusted()) {
             LOG.info(() -> "Sandbox: " + capabilities.adapter() + ", cgroup " + capabilities.cgroupVersion());

@@ -3,9 +3,13 @@ package dev.atrium.platform.messaging;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
+import dev.atrium.billing.control.BillingConfig;
 import dev.atrium.marketplace.control.UsageRecorded;
 
-/** The usage events to bill (`atrium.billing.queue.consumers`'s default: 2 at once), up to 500 to a message. */
+/**
+ * The usage events to bill, {@link BillingConfig#queueConsumers} at once (an annotation can only repeat its key and
+ * default: MaxSessionTest keeps them equal), up to {@link BillingConfig#queueBatchSize} to a message.
+ */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = UsageRecorded.QUEUE),

@@ -3,9 +3,13 @@ package dev.atrium.platform.messaging;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
+import dev.atrium.ai.control.AiConfig;
 import dev.atrium.ai.control.FileService;
 
-/** The uploads to parse (`atrium.files.parse-workers`'s default: 2 at once). */
+/**
+ * The uploads to parse, {@link AiConfig#fileParseWorkers} at once (an annotation can only repeat its key and default:
+ * MaxSessionTest keeps them equal).
+ */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = FileService.QUEUE),

@@ -13,14 +13,6 @@ public interface MessageHandler {
     String queue();
 
     /**
-     * How many messages of this queue one instance handles at once, from the same configuration key as its bean's
-     * {@code maxSession}, which is what takes effect; each session fetches one at a time.
-     */
-    default int concurrency() {
-        return 1;
-    }
-
-    /**
      * Handles one message body. {@code deliveryCount} is 1 on the first delivery.
      * Throwing any exception asks for redelivery.
      */

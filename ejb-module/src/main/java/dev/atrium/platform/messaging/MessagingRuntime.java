@@ -22,8 +22,9 @@ import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.inject.ConfigProperties;
 
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.telemetry.Tracing;
 
 /**
@@ -51,12 +52,8 @@ public class MessagingRuntime {
     private static final Logger LOG = Logger.getLogger(MessagingRuntime.class.getName());
 
     @Inject
-    @ConfigProperty(name = "atrium.broker.url")
-    Optional<String> brokerUrl;
-
-    @Inject
-    @ConfigProperty(name = "atrium.data-dir", defaultValue = "./data")
-    String dataDir;
+    @ConfigProperties
+    PlatformConfig config;
 
     @Inject
     @Any
@@ -84,10 +81,10 @@ public class MessagingRuntime {
 
     @PostConstruct
     void start() {
-        var url = brokerUrl.map(String::trim).filter(s -> !s.isEmpty());
+        var url = config.brokerUrl.map(String::trim).filter(s -> !s.isEmpty());
         serverManaged = ServerMessaging.connectionFactory().isPresent();
         if (url.isEmpty()) {
-            var directory = EmbeddedBrokerAhead.directory(dataDir);
+            var directory = EmbeddedBrokerAhead.directory(config.dataDir);
             own = ahead.embedded(directory);
             String how = ahead.tookAhead() ? " (started ahead, beside the deployment)" : "";
             LOG.info(() -> "Broker: Embedded broker started" + how + ", journal in " + directory);

@@ -3,9 +3,13 @@ package dev.atrium.platform.messaging;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
+import dev.atrium.ai.control.AiConfig;
 import dev.atrium.ai.control.TaskService;
 
-/** The asynchronous tasks (`atrium.ai.task-workers`'s default: 4 at once); a task may call the model for minutes. */
+/**
+ * The asynchronous tasks, {@link AiConfig#taskWorkers} at once (an annotation can only repeat its key and default:
+ * MaxSessionTest keeps them equal); a task may call the model for minutes.
+ */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = TaskService.QUEUE),

@@ -24,6 +24,7 @@ public class Tracing {
 
     public static final String SCOPE = "dev.atrium";
 
+    // Payara's key, outside the atrium prefix of the configuration classes
     @Inject
     @ConfigProperty(name = "otel.sdk.disabled", defaultValue = "true")
     boolean disabled = true;

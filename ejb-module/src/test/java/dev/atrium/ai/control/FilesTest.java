@@ -46,6 +46,7 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 import dev.atrium.ai.entity.FileStatus;
 import dev.atrium.ai.entity.StoredFile;
+import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.objects.FileObjectStore;
@@ -123,8 +124,9 @@ class FilesTest {
         w.files = new TransactionalFiles();
         w.objects = store;
         w.parsers = PARSERS;
-        w.maxTextChars = 1000;
-        w.timeoutSeconds = timeoutSeconds;
+        w.config = ConfigDefaults.of(AiConfig.class);
+        w.config.fileMaxTextChars = 1000;
+        w.config.fileParseTimeoutSeconds = timeoutSeconds;
         w.threads = new Threads();
         w.init();
         return w;

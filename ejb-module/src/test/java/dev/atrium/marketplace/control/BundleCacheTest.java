@@ -22,6 +22,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.config.ConfigDefaults;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
@@ -36,7 +37,8 @@ class BundleCacheTest {
     private BundleCache cache(FileObjectStore store) {
         var cache = new BundleCache();
         cache.objects = store;
-        cache.dataDir = data.toString();
+        cache.platformConfig = ConfigDefaults.of(PlatformConfig.class);
+        cache.platformConfig.dataDir = data.toString();
         cache.config = ConfigDefaults.of(MarketplaceConfig.class);
         cache.config.bundleMaxEntries = 100;
         cache.config.bundleMaxUnpackedBytes = 1024 * 1024;

@@ -11,9 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.atrium.platform.messaging.MailListener;
 import dev.atrium.platform.time.MovableClock;
 
 class MailDeliveryHandlerTest {
@@ -103,7 +107,16 @@ class MailDeliveryHandlerTest {
     @Test
     void whenHandlerIsAskedItsQueueThenMail() {
         assertThat(handler.queue()).isEqualTo("mail");
-        assertThat(handler.concurrency()).isEqualTo(1);
+    }
+
+    @Test
+    void whenTheMailQueueIsConsumedThenOneMessageAtATime() {
+        // the bean's maxSession is what takes effect; unset, the adapter would open 15 sessions
+        var activation = MailListener.class.getAnnotation(MessageDriven.class).activationConfig();
+        assertThat(activation).filteredOn(p -> p.propertyName().equals("destination"))
+                .extracting(ActivationConfigProperty::propertyValue).containsExactly(handler.queue());
+        assertThat(activation).filteredOn(p -> p.propertyName().equals("maxSession"))
+                .extracting(ActivationConfigProperty::propertyValue).containsExactly("1");
     }
 
     private static final class FakeTransport implements MailTransport {

@@ -29,9 +29,14 @@ public final class MessageDrivenBeans implements AutoCloseable {
         this.url = url;
     }
 
-    /** The bean of a queue with {@code handler.concurrency()} sessions, as {@code maxSession} gives it. */
+    /** The bean of a queue with one session, as {@code maxSession} 1 gives it. */
     public void consume(MessageHandler handler) throws JMSException {
-        for (int i = 0; i < handler.concurrency(); i++) {
+        consume(handler, 1);
+    }
+
+    /** The bean of a queue with {@code sessions} sessions, as its {@code maxSession} gives them. */
+    public void consume(MessageHandler handler, int sessions) throws JMSException {
+        for (int i = 0; i < sessions; i++) {
             activate(new Listener.OfQueue() {
                 @Override
                 String destination() {

@@ -69,9 +69,9 @@ abstract class MessagingContract {
         stopBroker();
     }
 
-    /** The bean of a queue, with {@code handler.concurrency()} sessions. */
-    void consume(MessageHandler handler) throws JMSException {
-        beans().consume(handler);
+    /** The bean of a queue, with {@code handler.sessions} sessions. */
+    void consume(Recorder handler) throws JMSException {
+        beans().consume(handler, handler.sessions);
     }
 
     /** The bean of a topic. */
@@ -97,13 +97,14 @@ abstract class MessagingContract {
         }
 
         final BlockingQueue<Delivery> deliveries = new LinkedBlockingQueue<>();
+        /** The sessions of its bean, as the bean's {@code maxSession} would give them. */
+        final int sessions;
         private final String queue;
-        private final int concurrency;
         private final Behaviour behaviour;
 
-        Recorder(String queue, int concurrency, Behaviour behaviour) {
+        Recorder(String queue, int sessions, Behaviour behaviour) {
             this.queue = queue;
-            this.concurrency = concurrency;
+            this.sessions = sessions;
             this.behaviour = behaviour;
         }
 
@@ -115,11 +116,6 @@ abstract class MessagingContract {
         @Override
         public String queue() {
             return queue;
-        }
-
-        @Override
-        public int concurrency() {
-            return concurrency;
         }
 
         @Override

@@ -136,7 +136,8 @@ class ServerResourcesTest {
         assertThat(bound).isEqualTo(expected);
     }
 
-    private static List<Class<?>> listeners() throws IOException, URISyntaxException {
+    /** The message-driven beans of the EJB module. */
+    static List<Class<?>> listeners() throws IOException, URISyntaxException {
         var found = new ArrayList<Class<?>>();
         for (var type : classes(Listener.class, Listener.class)) {
             if (type.isAnnotationPresent(MessageDriven.class)) {
