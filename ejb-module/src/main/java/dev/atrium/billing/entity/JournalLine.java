@@ -52,6 +52,10 @@ public class JournalLine {
         return entryId;
     }
 
+    public int lineNo() {
+        return lineNo;
+    }
+
     public UUID accountId() {
         return accountId;
     }
