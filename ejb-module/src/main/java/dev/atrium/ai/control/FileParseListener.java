@@ -1,9 +1,10 @@
-package dev.atrium.platform.messaging;
+package dev.atrium.ai.control;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
-import dev.atrium.ai.control.FileService;
+import dev.atrium.platform.messaging.Listener;
+
 
 /** The uploads to parse (`atrium.files.parse-workers`'s default: 2 at once). */
 @MessageDriven(activationConfig = {
@@ -18,7 +19,7 @@ import dev.atrium.ai.control.FileService;
 public class FileParseListener extends Listener.OfQueue {
 
     @Override
-    String destination() {
+    protected String destination() {
         return FileService.QUEUE;
     }
 }

@@ -1,9 +1,10 @@
-package dev.atrium.platform.messaging;
+package dev.atrium.ai.control;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
-import dev.atrium.ai.control.TaskService;
+import dev.atrium.platform.messaging.Listener;
+
 
 /** The asynchronous tasks (`atrium.ai.task-workers`'s default: 4 at once); a task may call the model for minutes. */
 @MessageDriven(activationConfig = {
@@ -18,7 +19,7 @@ import dev.atrium.ai.control.TaskService;
 public class TasksListener extends Listener.OfQueue {
 
     @Override
-    String destination() {
+    protected String destination() {
         return TaskService.QUEUE;
     }
 }

@@ -1,9 +1,10 @@
-package dev.atrium.platform.messaging;
+package dev.atrium.billing.control;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
 import dev.atrium.marketplace.control.UsageRecorded;
+import dev.atrium.platform.messaging.Listener;
 
 /** The usage events to bill (`atrium.billing.queue.consumers`'s default: 2 at once), up to 500 to a message. */
 @MessageDriven(activationConfig = {
@@ -18,7 +19,7 @@ import dev.atrium.marketplace.control.UsageRecorded;
 public class BillingListener extends Listener.OfQueue {
 
     @Override
-    String destination() {
+    protected String destination() {
         return UsageRecorded.QUEUE;
     }
 }

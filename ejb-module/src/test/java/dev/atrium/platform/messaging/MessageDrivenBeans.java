@@ -34,7 +34,7 @@ public final class MessageDrivenBeans implements AutoCloseable {
         for (int i = 0; i < handler.concurrency(); i++) {
             activate(new Listener.OfQueue() {
                 @Override
-                String destination() {
+                protected String destination() {
                     return handler.queue();
                 }
             }, false, handler, null);
@@ -45,7 +45,7 @@ public final class MessageDrivenBeans implements AutoCloseable {
     public void subscribe(TopicHandler handler) throws JMSException {
         activate(new Listener.OfTopic() {
             @Override
-            String destination() {
+            protected String destination() {
                 return handler.topic();
             }
         }, true, null, handler);
