@@ -5,8 +5,10 @@
  * calls, tenants and their tiers (kept between requests under a version in the shared store), the daily quotas,
  * conversations and messages, tasks, files and their parsing, the daily usage reports.
  *
- * <p>Public operations: {@code TenantService.tierOf} (also read by the marketplace), {@code QuotaService},
- * {@code ModelGateway}, {@code ModelCatalog}, and the chat, task and file services.
+ * <p>Public operations: {@code TenantService.onFreeTier} (read by the marketplace), {@code QuotaService},
+ * {@code ModelGateway}, {@code ModelCatalog}, and the chat, task and file services; {@code ModelsHealth} (the
+ * {@code models} line of {@code /health}). The message-driven beans of its queues ({@code TasksListener},
+ * {@code FileParseListener}, {@code DeletedUsersListener}) live beside their handlers.
  *
  * <p>Leaves out: users and credentials (including API keys), which belong to the identity context and are referred
  * to by user id.

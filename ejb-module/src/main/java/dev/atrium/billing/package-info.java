@@ -10,9 +10,10 @@
  * under {@code reports/marketplace/} in the object store. Money has 6 decimals, rounded half to even ({@code Money});
  * a charge splits 70/20/10 ({@code RevenueSplit}).
  *
- * <p>Public operations: {@code Balances} (balance, hold, release — the invoke gateway's), {@code UsageBilling.bill}
- * (the {@code billing} queue's consumer, {@code BillingQueue}), {@code TopUps} (create, the processor's signed
- * webhook) through a {@code PaymentProcessor} (embedded, signed webhook, Stripe), {@code AdminBilling} (credit, refund), {@code LedgerQueries} (a user's statement), {@code Revenue},
+ * <p>Public operations: {@code Balances} (balance, hold, release; the invoke gateway's through the marketplace's
+ * {@code CallFunds}, which {@code BalancesForCalls} implements), {@code PaymentsHealth} (the {@code payments} line of
+ * {@code /health}), {@code UsageBilling.bill} (the {@code billing} queue's consumer, {@code BillingQueue}, its bean
+ * {@code BillingListener}), {@code TopUps} (create, the processor's signed webhook) through a {@code PaymentProcessor} (embedded, signed webhook, Stripe), {@code AdminBilling} (credit, refund), {@code LedgerQueries} (a user's statement), {@code Revenue},
  * {@code PayoutAccounts}, {@code Payouts} (the {@code monthly-payout} job's settle and file, started by
  * {@code PayoutSchedule}), {@code MarketplaceReports} (the {@code daily-marketplace-report} job's),
  * {@code Reconciliation}.

@@ -10,7 +10,8 @@
  * {@code LogoutService}, {@code PasswordService}, {@code Authenticator} (bearer and session credentials into a
  * {@code Caller} with roles and permissions), {@code AccessAdminService} (users, roles, keys, ending a user's
  * sessions), {@code AuditService}, {@code SsoService}, {@code TokenService}, {@code UserService} (other contexts see
- * users only as {@code UserSummary} by id).
+ * users only as {@code UserSummary} or {@code UserProfile} by id); for the other contexts' resources,
+ * {@code Callers} (the request's {@code Caller}), {@code RequiresPermission} and {@code CsrfExempt}.
  *
  * <p>Leaves out: the AI backend's API keys and tiers, which attach to users from their own context.
  *

@@ -21,9 +21,9 @@
  *
  * <p>Leaves out: the sandbox itself (the {@code sandbox} module), and billing (balances, the ledger, payouts: the
  * {@code billing} context, which reads the usage records through their events and {@code UsageQueries}; the invoke
- * gateway places and releases its balance holds through billing's {@code Balances}). Authors are users by id, named through the
- * identity context's {@code UserService}; the free-tier limit reads the tier from the AI context's
- * {@code TenantService}.
+ * gateway places and releases its balance holds through {@code CallFunds}, which billing implements, so the two depend
+ * on each other one way only). Authors are users by id, named through the identity context's {@code UserService}; the
+ * free-tier limit asks the AI context's {@code TenantService.onFreeTier}.
  *
  * <p>Its configuration lives in {@code MarketplaceConfig}.
  */

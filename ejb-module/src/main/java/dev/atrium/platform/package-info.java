@@ -12,10 +12,11 @@
  *
  * <p>Public operations: {@code KeyValueStore}, {@code ApplicationEvents.publish}, {@code MessageHandler},
  * {@code MailService.queue}, {@code EntityQuery.list}, {@code RateLimiter.hit}, {@code IdempotencyStore},
- * {@code BatchJobs.start}, {@code HealthChecks.check}, {@code Operations.snapshot}.
+ * {@code BatchJobs.start}, {@code HealthChecks.check}, {@code Operations.snapshot}, {@code HealthPart} (a line of
+ * {@code /health} a context owns), the base of the message-driven beans ({@code messaging.Listener}).
  *
- * <p>Leaves out: anything about users, content, models or agents; the HTTP side of the conventions lives in the web
- * module's {@code platform.boundary}.
+ * <p>Leaves out: anything about users, content, models or agents (it depends on no context); the HTTP side of the
+ * conventions lives in the web module's {@code platform.boundary}.
  *
  * <p>Its configuration lives in {@code PlatformConfig}.
  */

@@ -38,9 +38,9 @@ public class AiAdminService {
     }
 
     public AiUser changeTier(long userId, Tier tier) {
-        var user = users.get(userId);
+        var user = users.profile(userId);
         tenants.changeTier(userId, tier);
-        return new AiUser(user.id(), user.email().value(), user.username(), user.role(), tier, user.createdAt(),
+        return new AiUser(user.id(), user.email(), user.username(), user.role(), tier, user.createdAt(),
                 quotas.today(userId, tier));
     }
 }

@@ -34,6 +34,11 @@ public class TenantService {
      * round trip); a store that cannot answer leaves the tier read from the database every time.
      */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    /** Whether the user is on the free tier: what the marketplace asks (it never holds the {@link Tier} itself). */
+    public boolean onFreeTier(long userId) {
+        return tierOf(userId) == Tier.FREE;
+    }
+
     public Tier tierOf(long userId) {
         String version;
         try {

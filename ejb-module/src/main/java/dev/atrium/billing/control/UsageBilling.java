@@ -140,7 +140,7 @@ public class UsageBilling {
         if (!store.setIfAbsent("billing:low-balance:" + userId + ":" + today, "1", Duration.ofDays(2))) {
             return;
         }
-        String email = users.get(userId).email().value();
+        String email = users.profile(userId).email();
         mail.queue(email, "Your Atrium balance is low", "Your Atrium balance is low: " + balance.toPlainString()
                 + " USD, below " + LOW_BALANCE + " USD. Paid agents are refused once it cannot cover a call; "
                 + "top up with POST /v1/billing/top-ups.\n");

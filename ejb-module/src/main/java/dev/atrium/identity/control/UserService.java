@@ -50,6 +50,12 @@ public class UserService {
     public record UserProfile(long id, String email, String username, String role, Instant createdAt) {
     }
 
+    /** One user as other contexts see it (they never hold the entity). */
+    public UserProfile profile(long id) {
+        User u = get(id);
+        return new UserProfile(u.id(), u.email().value(), u.username(), u.role(), u.createdAt());
+    }
+
     /** A page of users (list conventions of the administrators' user list) as profiles. */
     public Listing<UserProfile> directory(ListQuery query) {
         return users.list(query)

@@ -25,8 +25,6 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
 import dev.atrium.ai.control.TenantService;
-import dev.atrium.ai.entity.Tier;
-import dev.atrium.billing.control.Balances;
 import dev.atrium.identity.control.AlertService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
@@ -119,8 +117,9 @@ public class InvokeGateway {
     @Inject
     DependencyTokens dependencyTokens;
 
-    @EJB
-    Balances balances;
+    /** Billing's balances (billing implements it). */
+    @Inject
+    CallFunds balances;
 
     @Inject
     @ConfigProperties
@@ -247,7 +246,7 @@ public class InvokeGateway {
 
     private Invocation invoke(Invoker caller, Agent agent, AgentVersion version, JsonValue input,
                               RateLimiter.Decision rate, Calling calling) {
-        boolean free = tenants.tierOf(caller.userId()) == Tier.FREE;
+        boolean free = tenants.onFreeTier(caller.userId());
         if (free) {
             freeTier.check(caller.userId());
         }

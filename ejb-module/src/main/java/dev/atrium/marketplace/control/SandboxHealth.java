@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import dev.atrium.marketplace.entity.TrustLevel;
+import dev.atrium.platform.health.HealthPart;
 import dev.atrium.sandbox.Executor;
 import dev.atrium.sandbox.Limits;
 import dev.atrium.sandbox.SandboxCapabilities;
@@ -18,7 +19,7 @@ import dev.atrium.sandbox.SandboxCapabilities;
  * operators ({@link #report()}): what this machine enforces, the limits every run has and each trust level's ceiling.
  */
 @ApplicationScoped
-public class SandboxHealth {
+public class SandboxHealth implements HealthPart {
 
     @Inject
     Executor executor;
@@ -49,6 +50,12 @@ public class SandboxHealth {
                 AgentLimits.GATEWAY_TIMEOUT_S, ceilings);
     }
 
+    @Override
+    public String name() {
+        return "sandbox";
+    }
+
+    @Override
     public String describe() {
         try {
             var capabilities = executor.capabilities();

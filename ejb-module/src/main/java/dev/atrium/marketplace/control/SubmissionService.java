@@ -24,7 +24,6 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.ai.control.TenantService;
-import dev.atrium.ai.entity.Tier;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentCard;
@@ -119,7 +118,7 @@ public class SubmissionService {
         if (existing.isPresent() && !existing.get().isAuthor(authorId)) {
             throw BusinessException.conflict("name: '" + card.name() + "' is taken by another developer's agent");
         }
-        if (existing.isEmpty() && tenants.tierOf(authorId) == Tier.FREE
+        if (existing.isEmpty() && tenants.onFreeTier(authorId)
                 && agents.countPublished(authorId) >= FREE_TIER_AGENTS) {
             throw BusinessException.forbidden("The free tier allows at most " + FREE_TIER_AGENTS
                     + " published agents; upgrade, or resubmit one of yours as a new version");

@@ -10,7 +10,6 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
-import dev.atrium.billing.control.Balances;
 import dev.atrium.marketplace.entity.AgentRun;
 import dev.atrium.marketplace.entity.AgentUsage;
 import dev.atrium.marketplace.entity.Pricing;
@@ -33,8 +32,9 @@ public class UsageRecorder {
     @EJB
     TrustService trust;
 
-    @EJB
-    Balances balances;
+    /** Billing's balances (billing implements it). */
+    @Inject
+    CallFunds balances;
 
     @Inject
     Clock clock;

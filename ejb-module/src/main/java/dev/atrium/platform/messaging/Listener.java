@@ -22,7 +22,7 @@ import dev.atrium.platform.telemetry.TraceParents;
  * so the broker's address settings decide what follows (3 deliveries 5 s apart, then the dead-letter queue). A batch
  * queue's packed message delivered again is put back as a message per body instead, keeping its trace.
  */
-abstract class Listener implements MessageListener {
+public abstract class Listener implements MessageListener {
 
     private static final Logger LOG = Logger.getLogger(Listener.class.getName());
 
@@ -46,7 +46,7 @@ abstract class Listener implements MessageListener {
     }
 
     /** The queue or topic of this bean, as its activation configuration names it. */
-    abstract String destination();
+    protected abstract String destination();
 
     /** Handles one body; throwing rolls the delivery back. */
     abstract void handle(String body, int deliveryCount, String traceParent) throws Exception;
@@ -97,7 +97,7 @@ abstract class Listener implements MessageListener {
     }
 
     /** The base of the beans of queues: their {@link MessageHandler}. */
-    abstract static class OfQueue extends Listener {
+    public abstract static class OfQueue extends Listener {
 
         @Override
         void handle(String body, int deliveryCount, String traceParent) throws Exception {
@@ -112,7 +112,7 @@ abstract class Listener implements MessageListener {
     }
 
     /** The base of the beans of topics: their {@link TopicHandler}. */
-    abstract static class OfTopic extends Listener {
+    public abstract static class OfTopic extends Listener {
 
         @Override
         void handle(String body, int deliveryCount, String traceParent) throws Exception {

@@ -17,7 +17,7 @@ import dev.atrium.platform.mail.MailService;
 public class MailListener extends Listener.OfQueue {
 
     @Override
-    String destination() {
+    protected String destination() {
         return MailService.QUEUE;
     }
 }

@@ -21,6 +21,8 @@ import jakarta.jms.TextMessage;
 
 import org.junit.jupiter.api.Test;
 
+import dev.atrium.billing.control.BillingListener;
+
 /**
  * What a message-driven bean does with a delivery, without a server: the container's transaction is a flag
  * ({@link MessageDrivenContext#setRollbackOnly}), the adapter's connection factory records what is sent.
@@ -65,8 +67,8 @@ class ListenerTest {
     private final List<String> resent = new ArrayList<>();
     private boolean rolledBack;
 
-    private BillingListener listener(Optional<MessageHandler> found) {
-        var listener = new BillingListener();
+    private Listener listener(Optional<MessageHandler> found) {
+        Listener listener = new BillingListener();
         listener.runtime = new MessagingRuntime() {
             @Override
             public Optional<MessageHandler> handler(String queue) {
@@ -85,7 +87,7 @@ class ListenerTest {
         return listener;
     }
 
-    private BillingListener listener() {
+    private Listener listener() {
         return listener(Optional.of(handler));
     }
 

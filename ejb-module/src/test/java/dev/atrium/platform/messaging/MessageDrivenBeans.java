@@ -39,7 +39,7 @@ public final class MessageDrivenBeans implements AutoCloseable {
         for (int i = 0; i < sessions; i++) {
             activate(new Listener.OfQueue() {
                 @Override
-                String destination() {
+                protected String destination() {
                     return handler.queue();
                 }
             }, false, handler, null);
@@ -50,7 +50,7 @@ public final class MessageDrivenBeans implements AutoCloseable {
     public void subscribe(TopicHandler handler) throws JMSException {
         activate(new Listener.OfTopic() {
             @Override
-            String destination() {
+            protected String destination() {
                 return handler.topic();
             }
         }, true, null, handler);

@@ -11,7 +11,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.ai.control.TaskCleanup;
-import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.identity.control.RequiresPermission;
 
 /** Operating the task store: the hourly cleanup of expired tasks, run on demand. */
 @Path("api/admin/tasks")

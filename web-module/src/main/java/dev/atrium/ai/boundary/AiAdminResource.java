@@ -22,7 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.ai.control.AiAdminService;
 import dev.atrium.ai.entity.Tier;
-import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.openapi.ListOf;

@@ -41,8 +41,8 @@ import dev.atrium.ai.control.ChatService;
 import dev.atrium.ai.control.QuotaService;
 import dev.atrium.ai.control.StreamCache;
 import dev.atrium.ai.entity.Tier;
-import dev.atrium.identity.boundary.Callers;
-import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 

@@ -20,8 +20,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.ai.control.ConversationService;
-import dev.atrium.identity.boundary.Callers;
-import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.openapi.ListOf;

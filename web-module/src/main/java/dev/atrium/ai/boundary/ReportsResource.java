@@ -28,7 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.ai.control.UsageReportSchedule;
 import dev.atrium.ai.control.UsageReports;
-import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.boundary.ListEnvelope;
 import dev.atrium.platform.error.BusinessException;
 

@@ -32,7 +32,7 @@ import dev.atrium.billing.control.MarketplaceReports;
 import dev.atrium.billing.control.PayoutSchedule;
 import dev.atrium.billing.control.Payouts;
 import dev.atrium.billing.control.Reconciliation;
-import dev.atrium.identity.boundary.Callers;
+import dev.atrium.identity.control.Callers;
 import dev.atrium.marketplace.control.UsageQueries;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;

@@ -23,7 +23,7 @@ import dev.atrium.billing.control.Balances;
 import dev.atrium.billing.control.LedgerQueries;
 import dev.atrium.billing.control.PayoutAccounts;
 import dev.atrium.billing.control.Revenue;
-import dev.atrium.identity.boundary.Callers;
+import dev.atrium.identity.control.Callers;
 import dev.atrium.marketplace.control.UsageQueries;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;

@@ -33,8 +33,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.atrium.billing.control.StripeEvents;
 import dev.atrium.billing.control.StripeProcessor;
 import dev.atrium.billing.control.TopUps;
-import dev.atrium.identity.boundary.Callers;
-import dev.atrium.identity.boundary.CsrfExempt;
+import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.webhook.WebhookSignature;
 

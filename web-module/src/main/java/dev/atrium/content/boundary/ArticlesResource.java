@@ -34,7 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.atrium.content.control.ArticleService;
 import dev.atrium.content.control.CommentService;
 import dev.atrium.content.entity.Article;
-import dev.atrium.identity.boundary.Callers;
+import dev.atrium.identity.control.Callers;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.Patch;

@@ -3,7 +3,7 @@ package dev.atrium.content.boundary;
 import jakarta.servlet.http.HttpServletRequest;
 
 import dev.atrium.content.control.Viewer;
-import dev.atrium.identity.boundary.Callers;
+import dev.atrium.identity.control.Callers;
 
 /** The content context's view of the caller. */
 final class Viewers {

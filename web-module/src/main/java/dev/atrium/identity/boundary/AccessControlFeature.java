@@ -16,6 +16,8 @@ import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
 
 import dev.atrium.identity.control.Caller;
+import dev.atrium.identity.control.CallerPrincipal;
+import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.boundary.FilterOrder;
 import dev.atrium.platform.error.BusinessException;
 

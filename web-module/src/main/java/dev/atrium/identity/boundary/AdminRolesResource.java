@@ -14,6 +14,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.AccessAdminService;
+import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.boundary.ListEnvelope;
 
 /** The roles and their permissions. */

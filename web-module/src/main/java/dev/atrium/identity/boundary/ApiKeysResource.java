@@ -17,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.ApiKeyService;
+import dev.atrium.identity.control.Callers;
 
 /** Spec 02's {@code POST /api-keys}: a new API key for the caller, replacing the previous one; limited per hour. */
 @Path("api-keys")

@@ -20,6 +20,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import dev.atrium.identity.control.Caller;
+import dev.atrium.identity.control.CallerPrincipal;
 
 /**
  * The container's authentication module (Jakarta Authentication) for Atrium's WAR: it asks

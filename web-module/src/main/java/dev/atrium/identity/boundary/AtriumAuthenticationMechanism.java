@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
+import dev.atrium.identity.control.Callers;
 import dev.atrium.platform.boundary.CallerKeys;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.error.BusinessException;
@@ -28,13 +29,11 @@ import dev.atrium.platform.kv.KeyValueStoreException;
 @ApplicationScoped
 public class AtriumAuthenticationMechanism {
 
-    public static final String CALLER = "atrium.caller";
-    public static final String FAILURE = "atrium.auth.failure";
-    /** The key-value store failed while checking the credential (Redis away); the credential filter answers 503. */
-    public static final String UNAVAILABLE = "atrium.auth.unavailable";
+    public static final String CALLER = Callers.CALLER;
+    public static final String FAILURE = Callers.FAILURE;
+    public static final String UNAVAILABLE = Callers.UNAVAILABLE;
     public static final String SESSION_COOKIE = "session_id";
-    /** The request attribute carrying an agent run's dependency token, set only on the invoke path. */
-    public static final String DEPENDENCY_TOKEN = "atrium.dependency-token";
+    public static final String DEPENDENCY_TOKEN = Callers.DEPENDENCY_TOKEN;
     static final String DEPENDENCY_PREFIX = "atd_";
     private static final Pattern INVOKE_PATH = Pattern.compile(
             "/v1/agents/[^/]+/invoke");

@@ -29,6 +29,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.identity.control.LoginService;
 import dev.atrium.identity.control.SessionService;
 import dev.atrium.platform.boundary.ClientAddress;

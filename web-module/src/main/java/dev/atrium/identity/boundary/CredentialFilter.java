@@ -9,6 +9,7 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.ext.Provider;
 
+import dev.atrium.identity.control.Callers;
 import dev.atrium.platform.boundary.FilterOrder;
 
 /**

@@ -14,6 +14,8 @@ import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.ext.Provider;
 
+import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.identity.control.CsrfTokens;
 import dev.atrium.platform.boundary.FilterOrder;
 import dev.atrium.platform.error.BusinessException;

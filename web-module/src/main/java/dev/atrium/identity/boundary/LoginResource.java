@@ -28,6 +28,8 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.identity.control.IdentityConfig;
 import dev.atrium.identity.control.LoginService;
 import dev.atrium.identity.control.LogoutService;

@@ -13,6 +13,8 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.identity.control.Callers;
+
 /** {@code GET /me/permissions}: what the caller may do, for clients to show or hide features. */
 @Path("me/permissions")
 @ApplicationScoped

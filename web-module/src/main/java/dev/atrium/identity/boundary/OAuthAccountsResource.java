@@ -21,6 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.oauth.OAuthAccountService;
 import dev.atrium.identity.entity.OAuthAccount;
 import dev.atrium.platform.boundary.ClientAddress;

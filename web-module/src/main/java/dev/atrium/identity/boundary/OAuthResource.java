@@ -22,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Caller;
+import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.oauth.ExternalLoginService;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.error.BusinessException;

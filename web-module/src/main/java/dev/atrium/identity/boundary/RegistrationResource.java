@@ -22,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.identity.control.RegistrationService;
 import dev.atrium.platform.boundary.ClientAddress;
 

@@ -29,6 +29,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.identity.control.CsrfTokens;
 import dev.atrium.identity.control.Hashes;
 import dev.atrium.identity.control.SsoService;

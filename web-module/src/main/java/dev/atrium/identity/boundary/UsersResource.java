@@ -23,10 +23,12 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.identity.control.ProfileUpdate;
 import dev.atrium.identity.control.RegistrationService;
-import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.identity.control.UserService;
+import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.boundary.Patch;
 
 /** Spec 02's users: registration ({@code POST /api/v1/users}) and one's own profile. */

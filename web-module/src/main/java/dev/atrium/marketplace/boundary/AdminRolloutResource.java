@@ -19,8 +19,8 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.boundary.Callers;
-import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.marketplace.control.AgentService;
 import dev.atrium.marketplace.control.RolloutService;
 import dev.atrium.marketplace.entity.Agent;

@@ -10,7 +10,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.marketplace.control.SearchReconciler;
 
 /** Reconciles this instance's search index with the database now, as its timer does (permission agent:review). */

@@ -16,8 +16,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.boundary.Callers;
-import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.marketplace.control.RescanService;
 
 /** An administrator's re-scan of an agent's stored bundle with the pre-listing checks ({@code agent:review}). */

@@ -32,8 +32,8 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.boundary.Callers;
-import dev.atrium.identity.boundary.RequiresPermission;
+import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.marketplace.control.AgentService;
 import dev.atrium.marketplace.control.MarketplaceConfig;
 import dev.atrium.marketplace.control.SearchMode;

@@ -20,7 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.boundary.Callers;
+import dev.atrium.identity.control.Callers;
 import dev.atrium.marketplace.control.InstallationService;
 
 /** Installing a listed agent, and uninstalling it: the caller's own installation of one agent. */

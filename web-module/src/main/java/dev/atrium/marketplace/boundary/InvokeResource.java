@@ -27,9 +27,8 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.boundary.AtriumAuthenticationMechanism;
-import dev.atrium.identity.boundary.Callers;
 import dev.atrium.identity.control.Caller;
+import dev.atrium.identity.control.Callers;
 import dev.atrium.marketplace.control.InvokeGateway;
 import dev.atrium.marketplace.control.PriceCap;
 import dev.atrium.marketplace.control.VersionRouting;
@@ -105,7 +104,7 @@ public class InvokeResource {
                                    + "charge only what you allow here") String maxPrice,
                            InputStream body) {
         Integer pinnedMajor = VersionRouting.pinnedMajor(version);
-        var invocation = request.getAttribute(AtriumAuthenticationMechanism.DEPENDENCY_TOKEN) instanceof String token
+        var invocation = request.getAttribute(Callers.DEPENDENCY_TOKEN) instanceof String token
                 ? gateway.invokeAsDependency(token, agentId, pinnedMajor, JsonInput.read(body))
                 : invokeAsCaller(agentId, pinnedMajor, PriceCap.read(maxPrice), body);
         Response.ResponseBuilder answer;

@@ -14,7 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.boundary.CsrfExempt;
+import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.marketplace.control.SearchService;
 
 /** Agents for a task: the task is analysed into capabilities and a category, then searched by the capabilities. */

@@ -2,7 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import jakarta.servlet.http.HttpServletRequest;
 
-import dev.atrium.identity.boundary.Callers;
+import dev.atrium.identity.control.Callers;
 import dev.atrium.marketplace.control.Requester;
 
 /** The marketplace's view of the caller: reviewers hold {@code agent:review}. */

@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.boundary.Callers;
+import dev.atrium.identity.control.Callers;
 import dev.atrium.marketplace.control.RunService;
 
 /** A run record, for the caller who made the run only (spec 03: execution records are the caller's). */

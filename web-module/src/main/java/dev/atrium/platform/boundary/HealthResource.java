@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.Set;
 
 import jakarta.annotation.security.PermitAll;
-import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -19,10 +18,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.ai.control.ModelCatalog;
-import dev.atrium.billing.control.PaymentsSetting;
-import dev.atrium.marketplace.control.SandboxHealth;
 import dev.atrium.platform.health.HealthChecks;
+import dev.atrium.platform.health.HealthParts;
 import dev.atrium.platform.health.Probes;
 
 /**
@@ -59,14 +56,9 @@ public class HealthResource {
     @Inject
     Probes probes;
 
+    /** models, sandbox and payments: the contexts' own (ai, marketplace, billing). */
     @Inject
-    ModelCatalog models;
-
-    @Inject
-    SandboxHealth sandbox;
-
-    @EJB
-    PaymentsSetting payments;
+    HealthParts parts;
 
     @GET
     @PermitAll
@@ -78,8 +70,9 @@ public class HealthResource {
     public Response health() {
         var report = checks.check();
         var body = new HealthResponse(report.database() ? "ok" : "error", report.store() ? "ok" : "error",
-                report.broker() ? "ok" : "error", models.echoOnly() ? "echo only" : "configured", sandbox.describe(),
-                payments.describe(), Map.of("database", report.databaseBackend(), "redis", report.storeBackend()));
+                report.broker() ? "ok" : "error", parts.describe("models"), parts.describe("sandbox"),
+                parts.describe("payments"),
+                Map.of("database", report.databaseBackend(), "redis", report.storeBackend()));
         return Response.status(report.healthy() ? 200 : 503).entity(body).build();
     }
 

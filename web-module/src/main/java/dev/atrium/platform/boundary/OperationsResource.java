@@ -3,7 +3,6 @@ package dev.atrium.platform.boundary;
 import java.util.List;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -14,7 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.billing.control.PaymentsSetting;
+import dev.atrium.platform.health.HealthParts;
 import dev.atrium.platform.health.Operations;
 
 /**
@@ -50,13 +49,14 @@ public class OperationsResource {
     @Inject
     Operations operations;
 
-    @EJB
-    PaymentsSetting payments;
+    /** The payment processor: billing's {@code payments} part. */
+    @Inject
+    HealthParts parts;
 
     @GET
     @Operation(summary = "Outbox events not yet relayed, the messages waiting in each queue and the DLQ, the "
             + "object store and the payment processor")
     public OperationsView get() {
-        return OperationsView.from(operations.snapshot(), payments.describe());
+        return OperationsView.from(operations.snapshot(), parts.describe("payments"));
     }
 }

@@ -30,9 +30,10 @@ import org.junit.jupiter.api.Test;
 
 import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
+import dev.atrium.identity.control.CallerPrincipal;
 import dev.atrium.identity.control.RequestOrigin;
-import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.boundary.CallerKeys;
+import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.kv.KeyValueStoreException;
 

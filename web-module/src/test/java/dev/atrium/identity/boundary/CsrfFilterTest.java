@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 
 import org.junit.jupiter.api.Test;
 
+import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.marketplace.boundary.InvokeResource;
 
 /**

@@ -1,10 +1,11 @@
-package dev.atrium.platform.messaging;
+package dev.atrium.billing.control;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
 import dev.atrium.billing.control.BillingConfig;
 import dev.atrium.marketplace.control.UsageRecorded;
+import dev.atrium.platform.messaging.Listener;
 
 /**
  * The usage events to bill, {@link BillingConfig#queueConsumers} at once (an annotation can only repeat its key and
@@ -22,7 +23,7 @@ import dev.atrium.marketplace.control.UsageRecorded;
 public class BillingListener extends Listener.OfQueue {
 
     @Override
-    String destination() {
+    protected String destination() {
         return UsageRecorded.QUEUE;
     }
 }

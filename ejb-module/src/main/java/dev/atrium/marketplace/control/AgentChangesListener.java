@@ -1,9 +1,10 @@
-package dev.atrium.platform.messaging;
+package dev.atrium.marketplace.control;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
-import dev.atrium.marketplace.control.AgentChangeHandler;
+import dev.atrium.platform.messaging.Listener;
+
 
 /**
  * The marketplace's agent changes: a non-durable subscription per instance, so every instance keeps its index
@@ -21,7 +22,7 @@ import dev.atrium.marketplace.control.AgentChangeHandler;
 public class AgentChangesListener extends Listener.OfTopic {
 
     @Override
-    String destination() {
+    protected String destination() {
         return AgentChangeHandler.TOPIC;
     }
 }

@@ -1,28 +1,27 @@
-package dev.atrium.platform.messaging;
+package dev.atrium.ai.control;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
-import dev.atrium.ai.control.AiConfig;
-import dev.atrium.ai.control.TaskService;
+import dev.atrium.platform.messaging.Listener;
 
 /**
- * The asynchronous tasks, {@link AiConfig#taskWorkers} at once (an annotation can only repeat its key and default:
- * MaxSessionTest keeps them equal); a task may call the model for minutes.
+ * The uploads to parse, {@link AiConfig#fileParseWorkers} at once (an annotation can only repeat its key and default:
+ * MaxSessionTest keeps them equal).
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
-        @ActivationConfigProperty(propertyName = "destination", propertyValue = TaskService.QUEUE),
+        @ActivationConfigProperty(propertyName = "destination", propertyValue = FileService.QUEUE),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
         // the embedded broker may still be starting: the activation waits for it, quietly, up to 5 min
         @ActivationConfigProperty(propertyName = "initialConnectAttempts", propertyValue = "3000"),
         @ActivationConfigProperty(propertyName = "retryInterval", propertyValue = "100"),
         @ActivationConfigProperty(propertyName = "maxSession",
-                propertyValue = "${MPCONFIG=atrium.ai.task-workers:4}")})
-public class TasksListener extends Listener.OfQueue {
+                propertyValue = "${MPCONFIG=atrium.files.parse-workers:2}")})
+public class FileParseListener extends Listener.OfQueue {
 
     @Override
-    String destination() {
-        return TaskService.QUEUE;
+    protected String destination() {
+        return FileService.QUEUE;
     }
 }

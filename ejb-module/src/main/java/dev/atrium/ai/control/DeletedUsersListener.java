@@ -1,9 +1,10 @@
-package dev.atrium.platform.messaging;
+package dev.atrium.ai.control;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
 import dev.atrium.identity.control.UserDeleted;
+import dev.atrium.platform.messaging.Listener;
 
 /** The deleted users whose files go, one at a time. */
 @MessageDriven(activationConfig = {
@@ -17,7 +18,7 @@ import dev.atrium.identity.control.UserDeleted;
 public class DeletedUsersListener extends Listener.OfQueue {
 
     @Override
-    String destination() {
+    protected String destination() {
         return UserDeleted.QUEUE;
     }
 }

@@ -1,4 +1,4 @@
-package dev.atrium.identity.boundary;
+package dev.atrium.identity.control;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -6,7 +6,6 @@ import java.util.Set;
 import org.eclipse.microprofile.jwt.Claims;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
-import dev.atrium.identity.control.Caller;
 
 /**
  * The container's principal for an authenticated caller. It implements MicroProfile's {@link JsonWebToken} so

@@ -1,4 +1,4 @@
-package dev.atrium.identity.boundary;
+package dev.atrium.identity.control;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
