@@ -29,16 +29,17 @@ public class TenantService {
     @Inject
     KnownTiers known;
 
+    /** Whether the user is on the free tier: what the marketplace asks (it never holds the {@link Tier} itself). */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public boolean onFreeTier(long userId) {
+        return tierOf(userId) == Tier.FREE;
+    }
+
     /**
      * The user's tier: kept, or read and kept. Without a transaction of its own: a kept tier asks only the store (one
      * round trip); a store that cannot answer leaves the tier read from the database every time.
      */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    /** Whether the user is on the free tier: what the marketplace asks (it never holds the {@link Tier} itself). */
-    public boolean onFreeTier(long userId) {
-        return tierOf(userId) == Tier.FREE;
-    }
-
     public Tier tierOf(long userId) {
         String version;
         try {

@@ -48,18 +48,20 @@ public class UserService {
 
     /** A user as other contexts' administration pages show it. */
     public record UserProfile(long id, String email, String username, String role, Instant createdAt) {
+
+        static UserProfile from(User u) {
+            return new UserProfile(u.id(), u.email().value(), u.username(), u.role(), u.createdAt());
+        }
     }
 
     /** One user as other contexts see it (they never hold the entity). */
     public UserProfile profile(long id) {
-        User u = get(id);
-        return new UserProfile(u.id(), u.email().value(), u.username(), u.role(), u.createdAt());
+        return UserProfile.from(get(id));
     }
 
     /** A page of users (list conventions of the administrators' user list) as profiles. */
     public Listing<UserProfile> directory(ListQuery query) {
-        return users.list(query)
-                .map(u -> new UserProfile(u.id(), u.email().value(), u.username(), u.role(), u.createdAt()));
+        return users.list(query).map(UserProfile::from);
     }
 
     /**
