@@ -4,8 +4,11 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -39,6 +42,8 @@ public class TaskService {
 
     public static final String QUEUE = "tasks";
 
+    private static final Logger LOG = Logger.getLogger(TaskService.class.getName());
+
     static final Catalog<Task> CATALOG = Catalog.of(Task.class)
             .id("id", UUID.class)
             .filterable("status", "status", String.class)
@@ -57,6 +62,9 @@ public class TaskService {
 
     @EJB
     UsageLedger ledger;
+
+    @EJB
+    ConversationStore conversations;
 
     @Inject
     @ConfigProperties
@@ -111,10 +119,24 @@ public class TaskService {
         return locked(run).map(t -> t.reportProgress(run.attempt(), reached)).orElse(false);
     }
 
-    /** Records the answer; the call is recorded for the usage report with it. */
-    public boolean succeed(TaskRun run, String content, Usage usage, BigDecimal cost) {
-        return billed(run, usage, cost, locked(run).map(t -> t.succeed(run.attempt(), content, usage.inputTokens(),
-                usage.outputTokens(), cost, clock.instant(), retention())).orElse(false));
+    /**
+     * Records the answer; the call is recorded for the usage report with it. A conversation's task has its answer
+     * joined to the conversation in a transaction of its own that commits while this one still holds the task's row,
+     * so whoever sees the task succeeded finds the answer there; if joining fails, the task's result stands.
+     */
+    public boolean succeed(TaskRun run, ModelDefinition model, String content, Usage usage, BigDecimal cost) {
+        boolean applied = billed(run, usage, cost, locked(run).map(t -> t.succeed(run.attempt(), content,
+                usage.inputTokens(), usage.outputTokens(), cost, clock.instant(), retention())).orElse(false));
+        if (applied && run.inConversation()) {
+            try {
+                conversations.answer(new ConversationStore.Turn(run.conversationId(), run.userMessageId(),
+                        run.answerMessageId(), List.of()), model, content, usage, false);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, e, () -> "Could not store the answer of task " + run.taskId()
+                        + " in its conversation");
+            }
+        }
+        return applied;
     }
 
     /** Records the failure; tokens generated until then (a time limit) are recorded for the usage report. */

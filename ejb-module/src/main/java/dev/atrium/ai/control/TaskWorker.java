@@ -119,9 +119,7 @@ public class TaskWorker implements MessageHandler {
         Outcome outcome = execute(run, model.get());
         switch (outcome.kind()) {
             case SUCCEEDED -> {
-                if (tasks.succeed(run, outcome.content(), outcome.usage(), cost(model.get(), outcome.usage()))) {
-                    answerInConversation(run, model.get(), outcome);
-                }
+                tasks.succeed(run, model.get(), outcome.content(), outcome.usage(), cost(model.get(), outcome.usage()));
                 count(run, outcome.usage());
             }
             case TIMED_OUT -> {
@@ -250,20 +248,6 @@ public class TaskWorker implements MessageHandler {
         } catch (RuntimeException e) {
             // progress is a courtesy to the poller; the generation goes on without it
             LOG.log(Level.WARNING, e, () -> "Could not publish the progress of task " + run.taskId());
-        }
-    }
-
-    /** A smart-stream task's answer joins its conversation (the task's result stands even if this fails). */
-    private void answerInConversation(TaskRun run, ModelDefinition model, Outcome outcome) {
-        if (!run.inConversation()) {
-            return;
-        }
-        try {
-            conversations.answer(new ConversationStore.Turn(run.conversationId(), run.userMessageId(),
-                    run.answerMessageId(), List.of()), model, outcome.content(), outcome.usage(), false);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, e, () -> "Could not store the answer of task " + run.taskId()
-                    + " in its conversation");
         }
     }
 

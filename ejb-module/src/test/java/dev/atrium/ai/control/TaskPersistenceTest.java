@@ -10,8 +10,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -24,7 +26,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.atrium.ai.entity.Message;
 import dev.atrium.ai.entity.Task;
+import dev.atrium.ai.entity.Tier;
 import dev.atrium.ai.entity.TaskProgress;
 import dev.atrium.ai.entity.TaskStatus;
 import dev.atrium.platform.config.ConfigDefaults;
@@ -44,6 +48,8 @@ class TaskPersistenceTest {
     private static final long ADA = 1;
     private static final long BOB = 2;
     private static final long CAROL = 3;
+    private static final ModelDefinition MODEL = new ModelDefinition("echo", "echo", "echo", BigDecimal.ZERO,
+            BigDecimal.ZERO, Set.of(Tier.FREE, Tier.PRO, Tier.ENTERPRISE), 50, 0.1);
 
     private static DataSource dataSource;
     private static EntityManagerFactory factory;
@@ -117,6 +123,45 @@ class TaskPersistenceTest {
     }
 
     @Test
+    void whenAConversationsTaskSucceedsThenItsAnswerJoinsTheConversationBeforeTheSuccessIsCommitted() {
+        UUID conversation = UUID.randomUUID();
+        UUID question = UUID.randomUUID();
+        UUID answer = UUID.randomUUID();
+        var task = new Task(BOB, "and then?", "echo", clock.instant()).inConversation(conversation, question, answer);
+        inTransaction(service -> {
+            service.em.persist(task);
+            return task.id();
+        });
+        TaskRun run = start(task.id());
+        var seenWhenJoined = new ArrayList<TaskStatus>();
+        var joined = new ConversationStore() {
+            @Override
+            public Optional<Message> answer(Turn turn, ModelDefinition model, String content, Usage usage,
+                                            boolean interrupted) {
+                assertThat(turn.assistantMessageId()).isEqualTo(answer);
+                assertThat(content).isEqualTo("then this");
+                EntityManager other = factory.createEntityManager();
+                try {
+                    seenWhenJoined.add(other.find(Task.class, task.id()).status());
+                } finally {
+                    other.close();
+                }
+                return Optional.empty();
+            }
+        };
+
+        boolean succeeded = inTransaction(s -> {
+            s.conversations = joined;
+            return s.succeed(run, MODEL, "then this", new Usage(1, 2), BigDecimal.ZERO);
+        });
+
+        assertThat(succeeded).isTrue();
+        assertThat(seenWhenJoined).as("joined once, while the success was not yet visible")
+                .containsExactly(TaskStatus.RUNNING);
+        assertThat(inTransaction(s -> s.find(BOB, task.id())).status()).isEqualTo(TaskStatus.SUCCESS);
+    }
+
+    @Test
     void whenATaskRunsToSuccessThenEveryStepReadsBack() throws SQLException {
         var id = store(ADA, "Grüße aus Köln");
         clock.advance(Duration.ofSeconds(1));
@@ -130,7 +175,7 @@ class TaskPersistenceTest {
         assertThat(progressing.progress()).isEqualTo(new TaskProgress(3, 14));
 
         clock.advance(Duration.ofSeconds(2));
-        boolean succeeded = inTransaction(s -> s.succeed(run, "Echo: Grüße aus Köln", new Usage(4, 5),
+        boolean succeeded = inTransaction(s -> s.succeed(run, MODEL, "Echo: Grüße aus Köln", new Usage(4, 5),
                 new BigDecimal("0.123456")));
         assertThat(succeeded).isTrue();
 
@@ -197,10 +242,10 @@ class TaskPersistenceTest {
         var kept = store(BOB, "kept");
         var waiting = store(BOB, "still waiting");
         TaskRun first = start(expiring);
-        inTransaction(s -> s.succeed(first, "a", new Usage(1, 1), BigDecimal.ZERO));
+        inTransaction(s -> s.succeed(first, MODEL, "a", new Usage(1, 1), BigDecimal.ZERO));
         clock.advance(Duration.ofSeconds(1800));
         TaskRun second = start(kept);
-        inTransaction(s -> s.succeed(second, "b", new Usage(1, 1), BigDecimal.ZERO));
+        inTransaction(s -> s.succeed(second, MODEL, "b", new Usage(1, 1), BigDecimal.ZERO));
 
         clock.advance(Duration.ofSeconds(1800));
 
