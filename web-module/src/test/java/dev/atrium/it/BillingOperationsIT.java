@@ -21,7 +21,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Money rules an operator or an attacker tests against the running server: the platform names its payment processor
- * and refuses to start on an external database without one; refunds that race make one refund; a credit needs a real
+ * (the refusal to start on an external database without one is {@code resilience.DeploymentRefusalIT}'s); refunds that race make one refund; a credit needs a real
  * user; payout accounts take only IBANs and BICs of the registry; a processor payout without Stripe stays pending.
  */
 @ExtendWith(AtriumServer.class)
@@ -61,18 +61,6 @@ class BillingOperationsIT {
         var operations = Accounts.admin().api().get("/admin/operations");
         assertThat(operations.status()).as(operations.toString()).isEqualTo(200);
         assertThat(operations.json().get("payments").asText()).isEqualTo("webhook");
-    }
-
-    @Test
-    void whenTheDatabaseIsExternalAndNoProcessorIsSetThenTheDeploymentIsRefusedNamingTheSetting() throws Exception {
-        var unset = new HashMap<String, String>();
-        unset.put("ATRIUM_BILLING_PROCESSOR", null);
-
-        String log = AtriumServer.get().refusedStart(unset);
-
-        assertThat(log).contains("SEVERE").contains("Refusing to start: ATRIUM_BILLING_PROCESSOR is not set and the "
-                + "database is external (ATRIUM_DB_URL); choose stripe or webhook");
-        assertThat(log).doesNotContain("No payment processor is configured");
     }
 
     @Test
