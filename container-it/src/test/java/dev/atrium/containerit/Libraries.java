@@ -34,8 +34,8 @@ public final class Libraries {
         try {
             if (Files.isDirectory(location)) {
                 try (Stream<Path> files = Files.walk(location.resolve(folder))) {
-                    files.filter(Files::isRegularFile)
-                            .forEach(f -> names.add(location.relativize(f).toString().replace(File.separatorChar, '/')));
+                    files.filter(Files::isRegularFile).map(f -> location.relativize(f).toString())
+                            .forEach(name -> names.add(name.replace(File.separatorChar, '/')));
                 }
             } else {
                 try (var jar = new ZipFile(location.toFile())) {

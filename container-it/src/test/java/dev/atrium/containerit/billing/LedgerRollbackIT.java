@@ -101,7 +101,8 @@ class LedgerRollbackIT {
                 .isInstanceOf(BusinessException.class).hasMessage("Insufficient balance");
 
         assertThat(ledgerState(alice, bob)).isEqualTo(before);
-        assertThat(count("SELECT count(*) FROM journal_entries WHERE reference IN ('usage:alice:1', 'usage:bob:1')")).isZero();
+        assertThat(count("SELECT count(*) FROM journal_entries WHERE reference IN ('usage:alice:1', 'usage:bob:1')"))
+                .isZero();
         assertThat(count("SELECT count(*) FROM billing_holds WHERE status = 'OPEN' AND id = '" + hold + "'"))
                 .isOne();
     }

@@ -6,6 +6,7 @@ import java.time.Duration;
 
 import jakarta.ejb.EJB;
 
+import org.assertj.core.api.Assertions;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.atrium.containerit.Await;
+import dev.atrium.containerit.Libraries;
 
 /** The EJB timer service of Payara Micro delivers a programmatic timer's timeout, and retries one rolled back. */
 @ExtendWith(ArquillianExtension.class)
@@ -21,7 +23,8 @@ class TimerIT {
 
     @Deployment
     static WebArchive deployment() {
-        return ShrinkWrap.create(WebArchive.class, "timers.war").addClasses(Reminders.class, Await.class);
+        return ShrinkWrap.create(WebArchive.class, "timers.war").addClasses(Reminders.class, Await.class)
+                .addAsLibraries(Libraries.jarsOf(Assertions.class));
     }
 
     @EJB
