@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.UUID;
 
 import jakarta.annotation.sql.DataSourceDefinition;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
-import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
@@ -30,7 +30,7 @@ import dev.atrium.platform.persistence.DatabaseMigrations;
 @Stateless
 public class BillingTransactions {
 
-    @Inject
+    @EJB
     Ledger ledger;
 
     @PersistenceContext(unitName = "atrium")

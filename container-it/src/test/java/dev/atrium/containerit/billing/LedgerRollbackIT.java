@@ -27,6 +27,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.postgresql.Driver;
+import org.slf4j.Logger;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
@@ -72,7 +73,7 @@ class LedgerRollbackIT {
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
                 .addAsLibraries(Libraries.jarsOf(Flyway.class, PostgreSQLConfigurationExtension.class, Driver.class,
                         ObjectMapper.class, JsonParser.class, JsonProperty.class, Generators.class,
-                        org.slf4j.Logger.class, Assertions.class));
+                        Logger.class, Assertions.class));
         Libraries.resources(DatabaseMigrations.class, "db/migration").forEach(war::addAsResource);
         return war;
     }
