@@ -6,8 +6,8 @@ import java.sql.SQLException;
 /**
  * The in-container tests' own PostgreSQL database on the local server that scripts/services starts (trust
  * authentication for postgres), made afresh for each deployment that uses it: the migrations then run on an empty
- * schema and the tests see only their own rows. Its name is {@value #NAME}; the deployments' data source
- * ({@code TestDataSource}) points at it.
+ * schema and the tests see only their own rows. Its name is {@value #NAME}; the data source a deployment defines
+ * for the product's classes points at it.
  */
 public final class TestDatabase {
 
