@@ -7,7 +7,8 @@
  * queries (filters, search, sorting, offset and cursor pagination), rate-limit counters, idempotency results, health
  * checks, what operators watch (the outbox backlog, queue depths and the DLQ: {@code Operations}) and batch job
  * control (starting, listing, stopping, restarting, and restarting from their checkpoint the executions a
- * dead process left: {@code ExecutionLeases}, {@code BatchRecovery}), and starting slow parts beside the deployment
+ * dead process left: {@code ExecutionLeases}, {@code BatchRecovery}; packages {@code batch} and {@code jobs}, in the
+ * batch-jobs module), and starting slow parts beside the deployment
  * ({@code StartedAhead}: the embedded broker here, the embedding model in the marketplace).
  *
  * <p>Public operations: {@code KeyValueStore}, {@code ApplicationEvents.publish}, {@code MessageHandler},

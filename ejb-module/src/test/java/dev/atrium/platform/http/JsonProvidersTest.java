@@ -31,8 +31,8 @@ class JsonProvidersTest {
     @Test
     void whenTheApplicationBuildsJsonThenNeverThroughTheStaticFactories() throws IOException {
         List<String> offenders;
-        try (Stream<Path> sources = Stream.concat(Files.walk(Path.of("src/main/java")),
-                Files.walk(Path.of("../web-module/src/main/java")))) {
+        try (Stream<Path> sources = Stream.of(Path.of("src/main/java"), Path.of("../batch-jobs/src/main/java"),
+                Path.of("../web-module/src/main/java")).flatMap(JsonProvidersTest::walk)) {
             offenders = sources.filter(p -> p.toString().endsWith(".java")).filter(p -> {
                 try {
                     return STATIC_FACTORY.matcher(Files.readString(p)).find();
@@ -42,5 +42,13 @@ class JsonProvidersTest {
             }).map(Path::toString).toList();
         }
         assertThat(offenders).as("use JsonProviders.JSON").isEmpty();
+    }
+
+    private static Stream<Path> walk(Path sources) {
+        try {
+            return Files.walk(sources);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

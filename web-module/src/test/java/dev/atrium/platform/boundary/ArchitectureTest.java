@@ -24,10 +24,10 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
 /**
- * The contexts' rules (docs/architecture.md), read from the compiled classes of both modules: a context reaches
- * another only through its {@code control} package (services, events, records, exceptions) and by id, never its
- * entities, jobs or resources; resources never hold an {@code EntityManager}; the contexts depend on each other
- * one way only; {@code platform} depends on none of them.
+ * The contexts' rules (docs/architecture.md), read from the compiled classes of the three modules (ejb-module,
+ * batch-jobs, web-module): a context reaches another only through its {@code control} package (services, events,
+ * records, exceptions) and by id, never its entities, jobs or resources; resources never hold an
+ * {@code EntityManager}; the contexts depend on each other one way only; {@code platform} depends on none of them.
  */
 class ArchitectureTest {
 
@@ -43,9 +43,11 @@ class ArchitectureTest {
     static void importClasses() {
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.atrium");
-        // both modules: a resource (web) and an entity (EJB) must be among them, or the rules check nothing
+        // every module: a resource (web), an entity (EJB) and a job's writer (batch) must be among them, or the rules
+        // check nothing there
         assertThat(classes.contain("dev.atrium.platform.boundary.ErrorMapper")).isTrue();
         assertThat(classes.stream().anyMatch(c -> c.getPackageName().equals("dev.atrium.ai.entity"))).isTrue();
+        assertThat(classes.contain("dev.atrium.billing.batch.PayoutWriter")).isTrue();
     }
 
     static Stream<Arguments> contextPairs() {
@@ -83,7 +85,7 @@ class ArchitectureTest {
         var imports = Pattern.compile("^import (static )?dev\\.atrium\\.(" + String.join("|", CONTEXTS) + ")\\.",
                 Pattern.MULTILINE);
         var found = new ArrayList<Path>();
-        for (String module : List.of("ejb-module", "web-module")) {
+        for (String module : List.of("ejb-module", "batch-jobs", "web-module")) {
             try (var files = Files.walk(ROOT.resolve(module).resolve("src/main/java/dev/atrium/platform"))) {
                 files.filter(p -> p.toString().endsWith(".java")).forEach(found::add);
             }

@@ -37,7 +37,7 @@ class HouseRulesTest {
             }
         }
         assertThat(found).extracting(p -> ROOT.relativize(p).getName(0).toString())
-                .contains("ejb-module", "web-module", "cli", "sdk", "sandbox", "reports-module");
+                .contains("ejb-module", "batch-jobs", "web-module", "cli", "sdk", "sandbox", "reports-module");
         return found;
     }
 

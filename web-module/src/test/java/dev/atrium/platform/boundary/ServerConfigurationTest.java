@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -342,20 +343,25 @@ class ServerConfigurationTest {
         Pattern schedule = Pattern.compile("@Schedules?\\(([^)]*)\\)");
         Pattern config = Pattern.compile("new TimerConfig\\(([^()]*)\\)");
         int timers = 0;
-        try (var sources = Files.walk(ROOT.resolve("ejb-module/src/main/java"))) {
-            for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
-                String code = Files.readString(source);
-                // the TimerService's calls without a TimerConfig make persistent timers
-                assertThat(code).as(source.getFileName().toString()).doesNotContain(".createTimer(")
-                        .doesNotContainPattern("\\.createCalendarTimer\\([^,()]*\\)");
-                for (Pattern timer : List.of(schedule, config)) {
-                    Matcher m = timer.matcher(code);
-                    while (m.find()) {
-                        timers++;
-                        assertThat(m.group(1).replace(" ", "")).as(source.getFileName() + ": " + m.group())
-                                .satisfiesAnyOf(a -> assertThat(a).contains("persistent=false"),
-                                        a -> assertThat(a).endsWith(",false"));
-                    }
+        // the schedules and the batch machinery's timers live in batch-jobs
+        var sources = new ArrayList<Path>();
+        for (String module : List.of("ejb-module", "batch-jobs")) {
+            try (var files = Files.walk(ROOT.resolve(module).resolve("src/main/java"))) {
+                files.filter(p -> p.toString().endsWith(".java")).forEach(sources::add);
+            }
+        }
+        for (Path source : sources) {
+            String code = Files.readString(source);
+            // the TimerService's calls without a TimerConfig make persistent timers
+            assertThat(code).as(source.getFileName().toString()).doesNotContain(".createTimer(")
+                    .doesNotContainPattern("\\.createCalendarTimer\\([^,()]*\\)");
+            for (Pattern timer : List.of(schedule, config)) {
+                Matcher m = timer.matcher(code);
+                while (m.find()) {
+                    timers++;
+                    assertThat(m.group(1).replace(" ", "")).as(source.getFileName() + ": " + m.group())
+                            .satisfiesAnyOf(a -> assertThat(a).contains("persistent=false"),
+                                    a -> assertThat(a).endsWith(",false"));
                 }
             }
         }

@@ -9,7 +9,6 @@ import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
-import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -26,6 +25,7 @@ import dev.atrium.platform.PlatformConfig;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.kv.KeyValueStore;
 import dev.atrium.platform.kv.KeyValueStoreException;
+import dev.atrium.platform.persistence.DatabaseMigrations;
 
 /**
  * Restarts the executions a dead process left behind. Once a lease (see {@link ExecutionLeases}) each instance looks
@@ -35,7 +35,6 @@ import dev.atrium.platform.kv.KeyValueStoreException;
  */
 @Singleton
 @Startup
-@DependsOn("DatabaseMigrations")
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class BatchRecovery {
 
@@ -49,6 +48,9 @@ public class BatchRecovery {
     @EJB
     ExecutionLeases leases;
 
+    @EJB
+    DatabaseMigrations migrations;
+
     @Inject
     KeyValueStore store;
 
@@ -61,6 +63,9 @@ public class BatchRecovery {
 
     @PostConstruct
     void scheduled() {
+        // the migrations first: @DependsOn names a bean of this module only, and in the EAR they are ejb-module's; a
+        // call initialises the start-up singleton first, in the WAR and the EAR alike
+        migrations.schemaVersion();
         long period = leases.lease().toMillis();
         timers.createIntervalTimer(period, period, new TimerConfig(null, false));
     }
