@@ -26,7 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.ai.control.UsageReportSchedule;
+import dev.atrium.ai.batch.UsageReportSchedule;
 import dev.atrium.ai.control.UsageReports;
 import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.boundary.ListEnvelope;

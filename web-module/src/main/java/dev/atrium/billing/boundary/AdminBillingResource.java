@@ -29,7 +29,7 @@ import dev.atrium.billing.control.AdminBilling;
 import dev.atrium.billing.control.Balances;
 import dev.atrium.billing.control.LedgerQueries;
 import dev.atrium.billing.control.MarketplaceReports;
-import dev.atrium.billing.control.PayoutSchedule;
+import dev.atrium.billing.batch.PayoutSchedule;
 import dev.atrium.billing.control.Payouts;
 import dev.atrium.billing.control.Reconciliation;
 import dev.atrium.identity.control.Callers;

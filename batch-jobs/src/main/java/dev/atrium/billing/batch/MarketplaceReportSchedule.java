@@ -1,4 +1,4 @@
-package dev.atrium.billing.control;
+package dev.atrium.billing.batch;
 
 import java.time.Clock;
 import java.time.Duration;

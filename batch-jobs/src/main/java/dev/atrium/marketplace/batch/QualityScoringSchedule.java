@@ -1,4 +1,4 @@
-package dev.atrium.marketplace.control;
+package dev.atrium.marketplace.batch;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.atrium.marketplace.control;
+package dev.atrium.marketplace.batch;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -14,6 +14,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
+import dev.atrium.marketplace.control.SafetyChecks;
 import dev.atrium.platform.batch.BatchJobs;
 
 /**

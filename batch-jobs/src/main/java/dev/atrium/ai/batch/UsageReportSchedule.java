@@ -1,4 +1,4 @@
-package dev.atrium.ai.control;
+package dev.atrium.ai.batch;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.atrium.billing.control;
+package dev.atrium.billing.batch;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -16,6 +16,7 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperties;
 
+import dev.atrium.billing.control.BillingConfig;
 import dev.atrium.platform.batch.BatchJobs;
 
 /**
