@@ -25,11 +25,11 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
 import dev.atrium.ai.control.TenantService;
-import dev.atrium.identity.control.AlertService;
+import dev.atrium.identity.control.login.AlertService;
 import dev.atrium.marketplace.entity.Agent;
-import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.AgentRun;
 import dev.atrium.marketplace.entity.AgentUsage;
+import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.Pricing;
 import dev.atrium.marketplace.entity.RunStatus;
 import dev.atrium.marketplace.entity.SemanticVersion;

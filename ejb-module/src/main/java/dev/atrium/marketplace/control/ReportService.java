@@ -18,8 +18,8 @@ import jakarta.persistence.PersistenceContext;
 
 import org.eclipse.microprofile.config.inject.ConfigProperties;
 
-import dev.atrium.identity.control.AlertService;
 import dev.atrium.identity.control.UserService;
+import dev.atrium.identity.control.login.AlertService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentReport;

@@ -15,7 +15,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import dev.atrium.identity.control.MasterSecret;
+import dev.atrium.identity.control.token.MasterSecret;
 
 /**
  * Seals agents' secret values: AES-256-GCM under a key derived from the master secret for this use alone, a new

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import dev.atrium.identity.control.AlertService;
 import dev.atrium.identity.control.UserService;
+import dev.atrium.identity.control.login.AlertService;
 import dev.atrium.identity.entity.SecurityAlert;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
