@@ -29,7 +29,7 @@ import dev.atrium.identity.control.ProfileUpdate;
 import dev.atrium.identity.control.UserService;
 import dev.atrium.identity.control.account.RegistrationService;
 import dev.atrium.platform.boundary.ClientAddress;
-import dev.atrium.platform.boundary.Patch;
+import dev.atrium.platform.boundary.json.Patch;
 
 /** Spec 02's users: registration ({@code POST /api/v1/users}) and one's own profile. */
 @Path("api/v1/users")

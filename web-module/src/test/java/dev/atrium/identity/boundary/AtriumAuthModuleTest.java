@@ -32,8 +32,8 @@ import dev.atrium.identity.control.Caller;
 import dev.atrium.identity.control.CallerPrincipal;
 import dev.atrium.identity.control.RequestOrigin;
 import dev.atrium.identity.control.login.Authenticator;
-import dev.atrium.platform.boundary.CallerKeys;
 import dev.atrium.platform.boundary.ClientAddress;
+import dev.atrium.platform.boundary.http.CallerKeys;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.kv.KeyValueStoreException;
 

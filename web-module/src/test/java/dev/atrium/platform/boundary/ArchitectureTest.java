@@ -44,7 +44,7 @@ class ArchitectureTest {
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.atrium");
         // both modules: a resource (web) and an entity (EJB) must be among them, or the rules check nothing
-        assertThat(classes.contain("dev.atrium.platform.boundary.ErrorMapper")).isTrue();
+        assertThat(classes.contain("dev.atrium.platform.boundary.http.ErrorMapper")).isTrue();
         assertThat(classes.stream().anyMatch(c -> c.getPackageName().equals("dev.atrium.ai.entity"))).isTrue();
     }
 
