@@ -15,6 +15,13 @@
  *
  * <p>Leaves out: the AI backend's API keys and tiers, which attach to users from their own context.
  *
+ * <p>Where things are: {@code control} holds what other contexts and resources use ({@code UserService},
+ * {@code UserSummary}, {@code UserDeleted}, {@code Caller} and {@code Callers}, {@code RequestOrigin},
+ * {@code RequiresPermission}, {@code CsrfExempt}) and {@code IdentityConfig}; beneath it {@code control.login}
+ * (login, logout, sessions, SSO, API keys, {@code Authenticator}, security alerts), {@code control.token} (tokens and
+ * the key ring), {@code control.password}, {@code control.account} (registration, administration, the user and role
+ * repositories), {@code control.audit} and {@code control.oauth} (external login).
+ *
  * <p>Its configuration lives in {@code control.IdentityConfig}.
  */
 package dev.atrium.identity;

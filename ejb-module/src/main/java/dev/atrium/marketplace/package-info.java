@@ -25,6 +25,12 @@
  * on each other one way only). Authors are users by id, named through the identity context's {@code UserService}; the
  * free-tier limit asks the AI context's {@code TenantService.onFreeTier}.
  *
- * <p>Its configuration lives in {@code MarketplaceConfig}.
+ * <p>Where things are: {@code control} keeps what the others use ({@code UsageQueries}, {@code UsageRecorded},
+ * {@code CallFunds}, {@code Requester}), the agent repository and change events, and the schedules; beneath it
+ * {@code control.registry}, {@code control.submission} (with review), {@code control.checks},
+ * {@code control.runtime} (the invoke gateway and the sandbox), {@code control.trust}, {@code control.quality},
+ * {@code control.rollout}, {@code control.search} and {@code control.pii}.
+ *
+ * <p>Its configuration lives in {@code control.MarketplaceConfig}.
  */
 package dev.atrium.marketplace;

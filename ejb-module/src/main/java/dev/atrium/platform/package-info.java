@@ -17,7 +17,9 @@
  * {@code /health} a context owns), the base of the message-driven beans ({@code messaging.Listener}).
  *
  * <p>Leaves out: anything about users, content, models or agents (it depends on no context); the HTTP side of the
- * conventions lives in the web module's {@code platform.boundary}.
+ * conventions lives in the web module's {@code platform.boundary} (the pipeline and the error envelope in
+ * {@code boundary.http}, JSON bodies in {@code boundary.json}, API versions in {@code boundary.version}, health and
+ * operators' endpoints in {@code boundary.operations}).
  *
  * <p>Its configuration lives in {@code PlatformConfig}.
  */

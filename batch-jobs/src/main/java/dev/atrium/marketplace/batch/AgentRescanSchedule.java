@@ -14,7 +14,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
-import dev.atrium.marketplace.control.SafetyChecks;
+import dev.atrium.marketplace.control.checks.SafetyChecks;
 import dev.atrium.platform.batch.BatchJobs;
 
 /**

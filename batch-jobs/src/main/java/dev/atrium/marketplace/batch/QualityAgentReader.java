@@ -8,7 +8,7 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Named;
 
-import dev.atrium.marketplace.control.QualityScoring;
+import dev.atrium.marketplace.control.quality.QualityScoring;
 
 /** The listed agents the quality-scoring job scores, in id order (see {@link ListedAgentReader}). */
 @Named

@@ -8,7 +8,7 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Named;
 
-import dev.atrium.marketplace.control.QualityScoring;
+import dev.atrium.marketplace.control.quality.QualityScoring;
 
 /** Scores a chunk of agents in the chunk's transaction. */
 @Named

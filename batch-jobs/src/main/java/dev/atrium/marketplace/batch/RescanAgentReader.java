@@ -8,7 +8,7 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Named;
 
-import dev.atrium.marketplace.control.RescanService;
+import dev.atrium.marketplace.control.submission.RescanService;
 
 /** The listed agents the agent-rescan job re-scans, in id order (see {@link ListedAgentReader}). */
 @Named

@@ -13,7 +13,7 @@ import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
-import dev.atrium.marketplace.control.RescanService;
+import dev.atrium.marketplace.control.submission.RescanService;
 
 /**
  * Re-scans a chunk of listed agents, each in a transaction of its own ({@link RescanService#rescanListed}): an agent

@@ -10,7 +10,7 @@ import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
-import dev.atrium.marketplace.control.SafetyChecks;
+import dev.atrium.marketplace.control.checks.SafetyChecks;
 import dev.atrium.platform.batch.BatchJobs;
 
 /** When the advisory watch starts a re-scan: on a change of the data only, once, and not for a restart alone. */

@@ -13,7 +13,7 @@ import jakarta.batch.runtime.context.StepContext;
 
 import org.junit.jupiter.api.Test;
 
-import dev.atrium.marketplace.control.RescanService;
+import dev.atrium.marketplace.control.submission.RescanService;
 import dev.atrium.platform.error.BusinessException;
 
 /** One agent's failure does not stop the chunk; the counts carry over chunks (and a restart) in the step's data. */

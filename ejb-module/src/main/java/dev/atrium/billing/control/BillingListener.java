@@ -3,7 +3,6 @@ package dev.atrium.billing.control;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
-import dev.atrium.billing.control.BillingConfig;
 import dev.atrium.marketplace.control.UsageRecorded;
 import dev.atrium.platform.messaging.Listener;
 

@@ -13,9 +13,9 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperties;
 
-import dev.atrium.identity.control.AuditAction;
-import dev.atrium.identity.control.AuditService;
 import dev.atrium.identity.control.RequestOrigin;
+import dev.atrium.identity.control.audit.AuditAction;
+import dev.atrium.identity.control.audit.AuditService;
 
 /**
  * No hold outlives its call: every five minutes the open holds that no usage record claimed and that are older than

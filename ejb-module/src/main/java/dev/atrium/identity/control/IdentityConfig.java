@@ -5,6 +5,10 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.identity.control.login.AlertSettings;
+import dev.atrium.identity.control.login.KnownCallers;
+import dev.atrium.identity.control.token.TokenLifetimes;
+
 /**
  * The identity context's configuration: every key under atrium.identity, atrium.tokens, atrium.keys, atrium.jwt,
  * atrium.session, atrium.login, atrium.password(s), atrium.api-keys, atrium.admin and atrium.alerts, with its

@@ -11,6 +11,8 @@ import java.util.stream.Collectors;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
+import dev.atrium.identity.control.account.UserRepository;
+import dev.atrium.identity.control.login.KnownCallers;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;

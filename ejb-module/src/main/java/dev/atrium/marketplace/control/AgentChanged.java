@@ -2,6 +2,7 @@ package dev.atrium.marketplace.control;
 
 import java.util.UUID;
 
+import dev.atrium.marketplace.control.search.AgentChangeHandler;
 import dev.atrium.platform.events.ApplicationEvent;
 
 /** An agent's listing changed: every instance's {@link AgentChangeHandler} brings its search index up to date. */

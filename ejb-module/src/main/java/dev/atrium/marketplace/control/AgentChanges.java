@@ -8,6 +8,7 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
+import dev.atrium.marketplace.control.search.SearchIndex;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.platform.events.ApplicationEvents;

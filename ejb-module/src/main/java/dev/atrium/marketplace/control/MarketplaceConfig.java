@@ -7,6 +7,9 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.marketplace.control.submission.BundleInspector;
+import dev.atrium.marketplace.control.submission.CardValidator;
+import dev.atrium.marketplace.control.trust.PromotionRule;
 import dev.atrium.sandbox.ImageArchive;
 
 /**

@@ -23,10 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
-import dev.atrium.platform.messaging.BrokerConnection;
-import dev.atrium.platform.messaging.MessageHandler;
-import dev.atrium.platform.messaging.ServerMessaging;
-import dev.atrium.platform.messaging.TopicHandler;
 
 /**
  * The messaging is wired by names in several places (the handlers, the message-driven beans, their mapping to the

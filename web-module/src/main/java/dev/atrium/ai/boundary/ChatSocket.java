@@ -30,7 +30,7 @@ import dev.atrium.ai.control.QuotaService;
 import dev.atrium.ai.control.UsageLedger;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.control.Caller;
-import dev.atrium.platform.boundary.Json;
+import dev.atrium.platform.boundary.json.Json;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 

@@ -13,11 +13,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
-import dev.atrium.identity.control.ApiKeyService;
-import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.identity.control.Callers;
-import dev.atrium.platform.boundary.HttpPolicyFilter;
+import dev.atrium.identity.control.login.ApiKeyService;
+import dev.atrium.identity.control.login.Authenticator;
+import dev.atrium.platform.boundary.http.HttpPolicyFilter;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.kv.KeyValueStoreException;

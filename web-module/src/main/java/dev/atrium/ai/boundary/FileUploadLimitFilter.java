@@ -10,7 +10,7 @@ import jakarta.ws.rs.ext.Provider;
 
 import dev.atrium.ai.control.FileService;
 import dev.atrium.identity.control.CallerPrincipal;
-import dev.atrium.platform.boundary.FilterOrder;
+import dev.atrium.platform.boundary.http.FilterOrder;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.http.BodyLimit;
 

@@ -12,7 +12,7 @@ import jakarta.ws.rs.sse.SseEventSink;
 
 import org.glassfish.jersey.server.ChunkedOutput;
 
-import dev.atrium.platform.boundary.Json;
+import dev.atrium.platform.boundary.json.Json;
 import dev.atrium.platform.error.BusinessException;
 
 /**

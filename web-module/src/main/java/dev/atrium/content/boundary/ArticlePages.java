@@ -18,8 +18,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperties;
 import dev.atrium.content.control.ArticlesVersion;
 import dev.atrium.content.control.ContentConfig;
 import dev.atrium.content.control.Viewer;
-import dev.atrium.platform.boundary.Json;
 import dev.atrium.platform.boundary.ListRequest;
+import dev.atrium.platform.boundary.json.Json;
 
 /**
  * Rendered article lists, kept as the JSON sent (its UTF-8 bytes, written out as they are): a list is made again only after an article changed (on any

@@ -5,7 +5,7 @@ import java.util.List;
 import jakarta.validation.constraints.Size;
 
 import dev.atrium.content.control.ArticleChanges;
-import dev.atrium.platform.boundary.Patch;
+import dev.atrium.platform.boundary.json.Patch;
 
 /** A partial article: only the fields sent change; {@code id} names the article in a batch update. */
 public record ArticlePatchRequest(

@@ -37,7 +37,7 @@ import dev.atrium.content.entity.Article;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
-import dev.atrium.platform.boundary.Patch;
+import dev.atrium.platform.boundary.json.Patch;
 import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** Spec 02's articles and the comments under them. Reading is public; writing needs a token. */

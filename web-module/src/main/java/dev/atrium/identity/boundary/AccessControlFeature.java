@@ -18,7 +18,7 @@ import jakarta.ws.rs.ext.Provider;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.identity.control.CallerPrincipal;
 import dev.atrium.identity.control.RequiresPermission;
-import dev.atrium.platform.boundary.FilterOrder;
+import dev.atrium.platform.boundary.http.FilterOrder;
 import dev.atrium.platform.error.BusinessException;
 
 /**

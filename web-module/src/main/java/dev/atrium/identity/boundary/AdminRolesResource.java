@@ -13,8 +13,8 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.control.AccessAdminService;
 import dev.atrium.identity.control.RequiresPermission;
+import dev.atrium.identity.control.account.AccessAdminService;
 import dev.atrium.platform.boundary.ListEnvelope;
 
 /** The roles and their permissions. */

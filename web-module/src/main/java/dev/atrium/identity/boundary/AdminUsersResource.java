@@ -26,9 +26,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.control.AccessAdminService;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
+import dev.atrium.identity.control.account.AccessAdminService;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;

@@ -20,9 +20,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.control.AlertService;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
+import dev.atrium.identity.control.login.AlertService;
 import dev.atrium.identity.entity.SecurityAlert;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.boundary.Envelopes;

@@ -16,8 +16,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.control.ApiKeyService;
 import dev.atrium.identity.control.Callers;
+import dev.atrium.identity.control.login.ApiKeyService;
 
 /** Spec 02's {@code POST /api-keys}: a new API key for the caller, replacing the previous one; limited per hour. */
 @Path("api-keys")

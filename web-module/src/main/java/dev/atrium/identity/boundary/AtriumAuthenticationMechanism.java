@@ -9,11 +9,11 @@ import jakarta.inject.Inject;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 
-import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.identity.control.Callers;
-import dev.atrium.platform.boundary.CallerKeys;
+import dev.atrium.identity.control.login.Authenticator;
 import dev.atrium.platform.boundary.ClientAddress;
+import dev.atrium.platform.boundary.http.CallerKeys;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.kv.KeyValueStoreException;
 

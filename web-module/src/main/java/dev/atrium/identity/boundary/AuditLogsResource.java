@@ -17,8 +17,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.identity.control.AuditService;
 import dev.atrium.identity.control.RequiresPermission;
+import dev.atrium.identity.control.audit.AuditService;
 import dev.atrium.identity.entity.AuditLog;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;

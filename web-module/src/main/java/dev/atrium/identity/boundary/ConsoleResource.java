@@ -30,8 +30,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.CsrfExempt;
-import dev.atrium.identity.control.LoginService;
-import dev.atrium.identity.control.SessionService;
+import dev.atrium.identity.control.login.LoginService;
+import dev.atrium.identity.control.login.SessionService;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.error.BusinessException;
 

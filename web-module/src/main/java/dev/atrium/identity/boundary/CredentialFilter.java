@@ -10,7 +10,7 @@ import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.ext.Provider;
 
 import dev.atrium.identity.control.Callers;
-import dev.atrium.platform.boundary.FilterOrder;
+import dev.atrium.platform.boundary.http.FilterOrder;
 
 /**
  * A request that presents a credential which fails verification is answered 401, whatever the path: a client

@@ -16,8 +16,8 @@ import jakarta.ws.rs.ext.Provider;
 
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.CsrfExempt;
-import dev.atrium.identity.control.CsrfTokens;
-import dev.atrium.platform.boundary.FilterOrder;
+import dev.atrium.identity.control.login.CsrfTokens;
+import dev.atrium.platform.boundary.http.FilterOrder;
 import dev.atrium.platform.error.BusinessException;
 
 /**

@@ -14,7 +14,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Caller;
 import dev.atrium.identity.control.Callers;
-import dev.atrium.identity.control.CsrfTokens;
+import dev.atrium.identity.control.login.CsrfTokens;
 
 /** {@code GET /csrf-token}: a single-use token for the next state-changing request of a cookie session. */
 @Path("csrf-token")

@@ -21,9 +21,9 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.control.AccessAdminService;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
+import dev.atrium.identity.control.account.AccessAdminService;
 import dev.atrium.identity.entity.SigningKey;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.boundary.ListEnvelope;

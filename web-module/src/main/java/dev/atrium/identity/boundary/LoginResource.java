@@ -31,9 +31,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.identity.control.IdentityConfig;
-import dev.atrium.identity.control.LoginService;
-import dev.atrium.identity.control.LogoutService;
-import dev.atrium.identity.control.SessionService;
+import dev.atrium.identity.control.login.LoginService;
+import dev.atrium.identity.control.login.LogoutService;
+import dev.atrium.identity.control.login.SessionService;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.boundary.RequestFields;
 

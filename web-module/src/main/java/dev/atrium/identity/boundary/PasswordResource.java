@@ -25,8 +25,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.CsrfExempt;
-import dev.atrium.identity.control.PasswordService;
-import dev.atrium.identity.control.SessionService;
+import dev.atrium.identity.control.login.SessionService;
+import dev.atrium.identity.control.password.PasswordService;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.boundary.HtmlPages;
 import dev.atrium.platform.error.BusinessException;

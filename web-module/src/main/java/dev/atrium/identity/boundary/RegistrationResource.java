@@ -23,7 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.CsrfExempt;
-import dev.atrium.identity.control.RegistrationService;
+import dev.atrium.identity.control.account.RegistrationService;
 import dev.atrium.platform.boundary.ClientAddress;
 
 /** Spec 01: {@code POST /register} and {@code GET /verify-email}; {@code POST /verify-email/resend}. */

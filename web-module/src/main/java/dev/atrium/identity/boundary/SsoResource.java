@@ -31,9 +31,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.CsrfExempt;
-import dev.atrium.identity.control.CsrfTokens;
 import dev.atrium.identity.control.Hashes;
-import dev.atrium.identity.control.SsoService;
+import dev.atrium.identity.control.login.CsrfTokens;
+import dev.atrium.identity.control.login.SsoService;
 import dev.atrium.platform.boundary.ClientAddress;
 import dev.atrium.platform.boundary.HtmlPages;
 import dev.atrium.platform.error.BusinessException;

@@ -1,6 +1,6 @@
 package dev.atrium.identity.boundary;
 
-import dev.atrium.identity.control.TokenPair;
+import dev.atrium.identity.control.token.TokenPair;
 
 /** Token-mode login: {@code access_token}, {@code refresh_token}, {@code token_type} = {@code bearer}. */
 public record TokenResponse(String accessToken, String refreshToken, String tokenType) {

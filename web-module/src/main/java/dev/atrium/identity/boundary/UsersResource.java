@@ -26,10 +26,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.identity.control.ProfileUpdate;
-import dev.atrium.identity.control.RegistrationService;
 import dev.atrium.identity.control.UserService;
+import dev.atrium.identity.control.account.RegistrationService;
 import dev.atrium.platform.boundary.ClientAddress;
-import dev.atrium.platform.boundary.Patch;
+import dev.atrium.platform.boundary.json.Patch;
 
 /** Spec 02's users: registration ({@code POST /api/v1/users}) and one's own profile. */
 @Path("api/v1/users")

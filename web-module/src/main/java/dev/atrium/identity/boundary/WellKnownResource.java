@@ -15,8 +15,8 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.identity.control.KeyRing;
-import dev.atrium.identity.control.TokenService;
+import dev.atrium.identity.control.token.KeyRing;
+import dev.atrium.identity.control.token.TokenService;
 
 /**
  * What subsystems need to verify SSO tokens on their own: the public RS256 keys (current and previous) as a JWKS,

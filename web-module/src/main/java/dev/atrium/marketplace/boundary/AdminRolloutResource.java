@@ -21,8 +21,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
-import dev.atrium.marketplace.control.AgentService;
-import dev.atrium.marketplace.control.RolloutService;
+import dev.atrium.marketplace.control.registry.AgentService;
+import dev.atrium.marketplace.control.rollout.RolloutService;
 import dev.atrium.marketplace.entity.Agent;
 
 /** A reviewer's moves on an agent's rollout (permission {@code agent:review}), each recorded with its note. */

@@ -11,7 +11,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.RequiresPermission;
-import dev.atrium.marketplace.control.RolloutService;
+import dev.atrium.marketplace.control.rollout.RolloutService;
 
 /** Runs the rollouts' evaluation now, as the minute timer does (permission {@code agent:review}). */
 @Path("v1/admin/rollouts/evaluate")

@@ -11,7 +11,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.RequiresPermission;
-import dev.atrium.marketplace.control.SearchReconciler;
+import dev.atrium.marketplace.control.search.SearchReconciler;
 
 /** Reconciles this instance's search index with the database now, as its timer does (permission agent:review). */
 @Path("v1/admin/search/reconcile")

@@ -16,8 +16,8 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.marketplace.control.AgentService;
-import dev.atrium.marketplace.control.QualityScoring;
+import dev.atrium.marketplace.control.quality.QualityScoring;
+import dev.atrium.marketplace.control.registry.AgentService;
 
 /** An agent's measured quality, for whoever may see the agent. */
 @Path("v1/agents/" + AgentsResource.ID + "/quality")

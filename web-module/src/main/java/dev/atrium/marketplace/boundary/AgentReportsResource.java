@@ -23,7 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
-import dev.atrium.marketplace.control.ReportService;
+import dev.atrium.marketplace.control.trust.ReportService;
 import dev.atrium.marketplace.entity.ReportReason;
 
 /**

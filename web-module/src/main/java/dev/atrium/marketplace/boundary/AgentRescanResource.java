@@ -18,7 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
-import dev.atrium.marketplace.control.RescanService;
+import dev.atrium.marketplace.control.submission.RescanService;
 
 /** An administrator's re-scan of an agent's stored bundle with the pre-listing checks ({@code agent:review}). */
 @Path("v1/admin/agents/" + AgentsResource.ID + "/rescan")

@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.marketplace.control.RolloutService;
+import dev.atrium.marketplace.control.rollout.RolloutService;
 
 /** An agent's rollout, for its author and reviewers. */
 @Path("v1/agents/" + AgentsResource.ID + "/rollout")

@@ -25,7 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
-import dev.atrium.marketplace.control.AgentSecretService;
+import dev.atrium.marketplace.control.registry.AgentSecretService;
 
 /**
  * An agent's secrets, for its author alone: write-only values that reach only this agent's runs, as the environment

@@ -21,8 +21,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
-import dev.atrium.marketplace.control.AgentService;
-import dev.atrium.marketplace.control.TrustService;
+import dev.atrium.marketplace.control.registry.AgentService;
+import dev.atrium.marketplace.control.trust.TrustService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.TrustLevel;
 

@@ -18,10 +18,10 @@ import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.marketplace.control.AgentService;
+import dev.atrium.marketplace.control.registry.AgentService;
 import dev.atrium.platform.boundary.Envelopes;
-import dev.atrium.platform.boundary.openapi.ListOf;
 import dev.atrium.platform.boundary.ListRequest;
+import dev.atrium.platform.boundary.openapi.ListOf;
 
 /** An agent's versions. */
 @Path("v1/agents/" + AgentsResource.ID + "/versions")

@@ -10,8 +10,8 @@ import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.atrium.identity.control.UserSummary;
-import dev.atrium.marketplace.control.AgentLimits;
-import dev.atrium.marketplace.control.AgentService;
+import dev.atrium.marketplace.control.registry.AgentService;
+import dev.atrium.marketplace.control.runtime.AgentLimits;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.Permissions;
 

@@ -34,11 +34,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
-import dev.atrium.marketplace.control.AgentService;
 import dev.atrium.marketplace.control.MarketplaceConfig;
-import dev.atrium.marketplace.control.SearchMode;
-import dev.atrium.marketplace.control.SearchService;
-import dev.atrium.marketplace.control.SubmissionService;
+import dev.atrium.marketplace.control.registry.AgentService;
+import dev.atrium.marketplace.control.search.SearchMode;
+import dev.atrium.marketplace.control.search.SearchService;
+import dev.atrium.marketplace.control.submission.SubmissionService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.platform.BaseUrl;
 import dev.atrium.platform.boundary.Envelopes;

@@ -2,7 +2,7 @@ package dev.atrium.marketplace.boundary;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.platform.boundary.ErrorResponse;
+import dev.atrium.platform.boundary.http.ErrorResponse;
 import dev.atrium.platform.error.Problem;
 
 /**

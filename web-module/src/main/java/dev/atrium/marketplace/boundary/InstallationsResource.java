@@ -21,7 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
-import dev.atrium.marketplace.control.InstallationService;
+import dev.atrium.marketplace.control.registry.InstallationService;
 
 /** Installing a listed agent, and uninstalling it: the caller's own installation of one agent. */
 @Path("v1/agents/" + AgentsResource.ID + "/installations")

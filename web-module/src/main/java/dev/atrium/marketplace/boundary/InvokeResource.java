@@ -29,9 +29,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Caller;
 import dev.atrium.identity.control.Callers;
-import dev.atrium.marketplace.control.InvokeGateway;
-import dev.atrium.marketplace.control.PriceCap;
-import dev.atrium.marketplace.control.VersionRouting;
+import dev.atrium.marketplace.control.rollout.VersionRouting;
+import dev.atrium.marketplace.control.runtime.InvokeGateway;
+import dev.atrium.marketplace.control.runtime.PriceCap;
 import dev.atrium.platform.http.JsonInput;
 
 /**

@@ -26,8 +26,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
-import dev.atrium.marketplace.control.AgentService;
-import dev.atrium.marketplace.control.ReviewService;
+import dev.atrium.marketplace.control.registry.AgentService;
+import dev.atrium.marketplace.control.submission.ReviewService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.TakedownReason;
 import dev.atrium.platform.boundary.Envelopes;

@@ -4,7 +4,7 @@ import java.util.List;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.control.SearchService;
+import dev.atrium.marketplace.control.search.SearchService;
 
 /** The task's analysis and the agents recommended for it, nearest first. */
 public record RecommendationResponse(TaskAnalysisView analysis, List<SearchHitView> agents, long total) {

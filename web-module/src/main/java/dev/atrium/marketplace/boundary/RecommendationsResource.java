@@ -15,7 +15,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.CsrfExempt;
-import dev.atrium.marketplace.control.SearchService;
+import dev.atrium.marketplace.control.search.SearchService;
 
 /** Agents for a task: the task is analysed into capabilities and a category, then searched by the capabilities. */
 @Path("v1/recommendations")

@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.control.RescanService;
+import dev.atrium.marketplace.control.submission.RescanService;
 
 /** What a re-scan found, and whether it took the agent down. */
 @Schema(description = "A re-scan's report")

@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.control.RolloutService;
+import dev.atrium.marketplace.control.rollout.RolloutService;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.QualityScore;
 

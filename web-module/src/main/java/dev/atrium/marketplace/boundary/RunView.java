@@ -7,7 +7,7 @@ import java.util.UUID;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.control.RunService;
+import dev.atrium.marketplace.control.runtime.RunService;
 import dev.atrium.marketplace.entity.AgentRun;
 
 /** A run as its caller sees it: what went in (personal data masked), what came out, and how it ended. */

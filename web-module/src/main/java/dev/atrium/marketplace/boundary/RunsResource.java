@@ -16,7 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.identity.control.Callers;
-import dev.atrium.marketplace.control.RunService;
+import dev.atrium.marketplace.control.runtime.RunService;
 
 /** A run record, for the caller who made the run only (spec 03: execution records are the caller's). */
 @Path("v1/runs")

@@ -14,7 +14,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.marketplace.control.SandboxHealth;
+import dev.atrium.marketplace.control.runtime.SandboxHealth;
 
 /** {@code GET /admin/sandbox}: the agent sandbox for the operators' console (administrators only). */
 @Path("admin/sandbox")

@@ -13,7 +13,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.marketplace.control.CardValidation;
+import dev.atrium.marketplace.control.submission.CardValidation;
 
 /** The JSON Schemas submissions are validated against, as kept in the repository. */
 @Path("v1/schemas")

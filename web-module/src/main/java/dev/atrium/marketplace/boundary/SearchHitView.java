@@ -4,7 +4,7 @@ import java.util.UUID;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.control.SearchService;
+import dev.atrium.marketplace.control.search.SearchService;
 
 /** One agent found by search, with its cosine distance to the query. */
 public record SearchHitView(

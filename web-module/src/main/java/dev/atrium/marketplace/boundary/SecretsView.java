@@ -4,7 +4,7 @@ import java.util.List;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.control.AgentSecretService;
+import dev.atrium.marketplace.control.registry.AgentSecretService;
 
 /** An agent's secrets, by name. */
 @Schema(description = "An agent's secrets, by name, without their values")

@@ -7,7 +7,7 @@ import java.util.UUID;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.control.SubmissionOutcome;
+import dev.atrium.marketplace.control.submission.SubmissionOutcome;
 
 /** The spec's answer to an accepted submission: stored as {@code pending}, waiting for review. */
 public record SubmissionAccepted(

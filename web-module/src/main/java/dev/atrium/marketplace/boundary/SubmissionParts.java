@@ -11,7 +11,7 @@ import java.util.List;
 
 import jakarta.ws.rs.core.EntityPart;
 
-import dev.atrium.marketplace.control.CardValidator;
+import dev.atrium.marketplace.control.submission.CardValidator;
 import dev.atrium.platform.error.BusinessException;
 
 /**

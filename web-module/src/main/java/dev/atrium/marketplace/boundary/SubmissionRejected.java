@@ -5,9 +5,9 @@ import java.util.stream.Collectors;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.control.SubmissionProblem;
+import dev.atrium.marketplace.control.submission.SubmissionProblem;
 import dev.atrium.marketplace.entity.SafetyReport;
-import dev.atrium.platform.boundary.ErrorResponse;
+import dev.atrium.platform.boundary.http.ErrorResponse;
 import dev.atrium.platform.error.Problem;
 
 /**

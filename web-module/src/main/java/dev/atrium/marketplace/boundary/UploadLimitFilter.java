@@ -11,7 +11,7 @@ import jakarta.ws.rs.ext.Provider;
 import org.eclipse.microprofile.config.inject.ConfigProperties;
 
 import dev.atrium.marketplace.control.MarketplaceConfig;
-import dev.atrium.platform.boundary.FilterOrder;
+import dev.atrium.platform.boundary.http.FilterOrder;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 import dev.atrium.platform.http.BodyLimit;

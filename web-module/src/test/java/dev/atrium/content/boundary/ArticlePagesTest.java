@@ -72,7 +72,7 @@ class ArticlePagesTest {
     }
 
     private static String expected(int state, Viewer viewer, String pathAndQuery) {
-        return dev.atrium.platform.boundary.Json.write(Map.of("state", state, "viewer",
+        return dev.atrium.platform.boundary.json.Json.write(Map.of("state", state, "viewer",
                 String.valueOf(viewer.userId()), "uri", pathAndQuery));
     }
 
@@ -225,7 +225,7 @@ class ArticlePagesTest {
                 String path = "/api/v1/articles" + queries.get(random.nextInt(queries.size()));
                 int before = made.get();
                 Object answer = list(viewer, path);
-                String json = answer instanceof String s ? s : dev.atrium.platform.boundary.Json.write(answer);
+                String json = answer instanceof String s ? s : dev.atrium.platform.boundary.json.Json.write(answer);
                 assertThat(json).as("request %d: %s by %s", i, path, viewer).isEqualTo(expected(state, viewer, path));
                 kept += made.get() == before ? 1 : 0;
             }

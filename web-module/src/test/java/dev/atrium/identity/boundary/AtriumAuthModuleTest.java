@@ -28,12 +28,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.identity.control.CallerPrincipal;
 import dev.atrium.identity.control.RequestOrigin;
-import dev.atrium.platform.boundary.CallerKeys;
+import dev.atrium.identity.control.login.Authenticator;
 import dev.atrium.platform.boundary.ClientAddress;
+import dev.atrium.platform.boundary.http.CallerKeys;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.kv.KeyValueStoreException;
 

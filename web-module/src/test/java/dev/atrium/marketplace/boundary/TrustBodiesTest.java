@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import dev.atrium.platform.boundary.ErrorMapper;
-import dev.atrium.platform.boundary.Json;
+import dev.atrium.platform.boundary.http.ErrorMapper;
+import dev.atrium.platform.boundary.json.Json;
 
 /**
  * The bodies of the approval, the trust change and the security report, read by the API's JSON-B: hostile input is

@@ -45,7 +45,7 @@ class ArchitectureTest {
                 .importPackages("dev.atrium");
         // every module: a resource (web), an entity (EJB) and a job's writer (batch) must be among them, or the rules
         // check nothing there
-        assertThat(classes.contain("dev.atrium.platform.boundary.ErrorMapper")).isTrue();
+        assertThat(classes.contain("dev.atrium.platform.boundary.http.ErrorMapper")).isTrue();
         assertThat(classes.stream().anyMatch(c -> c.getPackageName().equals("dev.atrium.ai.entity"))).isTrue();
         assertThat(classes.contain("dev.atrium.billing.batch.PayoutWriter")).isTrue();
     }

@@ -4,12 +4,12 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
-import dev.atrium.identity.control.AuditAction;
-import dev.atrium.identity.control.AuditService;
-import dev.atrium.identity.control.Authenticator;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.identity.control.RequestOrigin;
-import dev.atrium.identity.control.UserRepository;
+import dev.atrium.identity.control.account.UserRepository;
+import dev.atrium.identity.control.audit.AuditAction;
+import dev.atrium.identity.control.audit.AuditService;
+import dev.atrium.identity.control.login.Authenticator;
 import dev.atrium.identity.entity.OAuthAccount;
 import dev.atrium.identity.entity.User;
 import dev.atrium.platform.error.BusinessException;

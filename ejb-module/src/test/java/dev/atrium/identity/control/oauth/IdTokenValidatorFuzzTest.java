@@ -19,8 +19,8 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 
-import dev.atrium.identity.control.RandomJson;
 import dev.atrium.identity.control.oauth.InvalidIdTokenException.Reason;
+import dev.atrium.identity.control.token.RandomJson;
 
 /**
  * Random ID tokens from a seeded loop: random headers and claims, signed by the provider's key (so the claim checks

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
-import dev.atrium.platform.boundary.ErrorResponse;
+import dev.atrium.platform.boundary.http.ErrorResponse;
 
 /**
  * The OpenAPI document SmallRye OpenAPI generated at build time for the whole WAR, checked against the resource
@@ -184,7 +184,7 @@ class WarDocumentTest {
         var nullableString = Json.createArrayBuilder().add("string").add("null").build();
         assertThat(properties.getJsonObject("details")).containsEntry("type", nullableString);
         assertThat(properties.getJsonObject("doc_url")).containsEntry("type", nullableString);
-        JsonObject written = parse(dev.atrium.platform.boundary.Json.write(ErrorResponse.of(40001, "m", null)));
+        JsonObject written = parse(dev.atrium.platform.boundary.json.Json.write(ErrorResponse.of(40001, "m", null)));
         assertThat(properties.keySet()).isEqualTo(written.getJsonObject("error").keySet());
     }
 
@@ -220,7 +220,7 @@ class WarDocumentTest {
                     .filter(s -> s.equals(name) || type.getTypeParameters().length > 0 && s.startsWith(name))
                     .toList();
             for (String schema : matching) {
-                JsonObject written = parse(dev.atrium.platform.boundary.Json.write(Samples.record(type)));
+                JsonObject written = parse(dev.atrium.platform.boundary.json.Json.write(Samples.record(type)));
                 assertThat(schemas.getJsonObject(schema).getJsonObject("properties").keySet()).as(schema)
                         .isEqualTo(written.keySet());
                 compared++;

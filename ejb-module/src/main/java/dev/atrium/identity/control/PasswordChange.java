@@ -1,5 +1,0 @@
-package dev.atrium.identity.control;
-
-/** After a password change the caller's old credentials are gone; it continues with these (one of them is set). */
-public record PasswordChange(TokenPair tokens, Session session) {
-}

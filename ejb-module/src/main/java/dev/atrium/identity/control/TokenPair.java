@@ -1,5 +1,0 @@
-package dev.atrium.identity.control;
-
-/** What a successful login in token mode hands out. */
-public record TokenPair(String accessToken, String refreshToken) {
-}
