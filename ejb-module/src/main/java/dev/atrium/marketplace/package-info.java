@@ -26,10 +26,11 @@
  * free-tier limit asks the AI context's {@code TenantService.onFreeTier}.
  *
  * <p>Where things are: {@code control} keeps what the others use ({@code UsageQueries}, {@code UsageRecorded},
- * {@code CallFunds}, {@code Requester}), the agent repository and change events, and the schedules; beneath it
+ * {@code CallFunds}, {@code Requester}), the agent repository and change events; beneath it
  * {@code control.registry}, {@code control.submission} (with review), {@code control.checks},
  * {@code control.runtime} (the invoke gateway and the sandbox), {@code control.trust}, {@code control.quality},
- * {@code control.rollout}, {@code control.search} and {@code control.pii}.
+ * {@code control.rollout}, {@code control.search} and {@code control.pii}. The quality-scoring and re-scan jobs, with
+ * their schedules, are in the {@code batch-jobs} module's {@code marketplace.batch}.
  *
  * <p>Its configuration lives in {@code control.MarketplaceConfig}.
  */
