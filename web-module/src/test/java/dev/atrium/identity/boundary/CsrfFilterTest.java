@@ -8,7 +8,7 @@ import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 
 import dev.atrium.identity.control.CsrfExempt;
-import dev.atrium.marketplace.boundary.InvokeResource;
+import dev.atrium.marketplace.boundary.runtime.InvokeResource;
 
 /**
  * Which session-cookie requests need a CSRF token: every change, public operations included, except those that
