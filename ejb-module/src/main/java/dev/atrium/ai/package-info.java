@@ -13,6 +13,9 @@
  * <p>Leaves out: users and credentials (including API keys), which belong to the identity context and are referred
  * to by user id.
  *
+ * <p>Where things are: the web module's resources are split by use case under {@code boundary} ({@code boundary.chat},
+ * {@code boundary.files}, {@code boundary.tasks}, {@code boundary.admin}).
+ *
  * <p>Its configuration lives in {@code AiConfig}.
  */
 package dev.atrium.ai;

@@ -21,6 +21,9 @@
  * (login, logout, sessions, SSO, API keys, {@code Authenticator}, security alerts), {@code control.token} (tokens and
  * the key ring), {@code control.password}, {@code control.account} (registration, administration, the user and role
  * repositories), {@code control.audit} and {@code control.oauth} (external login).
+ * In the web module the resources are split the same way under {@code boundary} ({@code boundary.login} with the
+ * request authentication, {@code boundary.account}, {@code boundary.password}, {@code boundary.admin},
+ * {@code boundary.token}, {@code boundary.oauth}); {@code boundary} itself keeps what they share.
  *
  * <p>Its configuration lives in {@code control.IdentityConfig}.
  */

@@ -30,7 +30,9 @@
  * {@code control.registry}, {@code control.submission} (with review), {@code control.checks},
  * {@code control.runtime} (the invoke gateway and the sandbox), {@code control.trust}, {@code control.quality},
  * {@code control.rollout}, {@code control.search} and {@code control.pii}. The quality-scoring and re-scan jobs, with
- * their schedules, are in the {@code batch-jobs} module's {@code marketplace.batch}.
+ * their schedules, are in the {@code batch-jobs} module's {@code marketplace.batch}. In the web module the resources
+ * are split the same way under {@code boundary} ({@code boundary.registry}, {@code boundary.submission},
+ * {@code boundary.runtime}, …); {@code boundary} itself keeps what they share.
  *
  * <p>Its configuration lives in {@code control.MarketplaceConfig}.
  */

@@ -27,7 +27,7 @@ public record AgentEventView(
         @Schema(nullable = true) String reason,
         Instant createdAt) {
 
-    static AgentEventView from(AgentEvent e) {
+    public static AgentEventView from(AgentEvent e) {
         return new AgentEventView(e.id(), e.agentId(), e.action().value(),
                 e.fromStatus() == null ? null : e.fromStatus().value(), e.toStatus().value(), e.agentVersion(),
                 e.actorId(), e.reasonCode(), e.reason(), e.createdAt());

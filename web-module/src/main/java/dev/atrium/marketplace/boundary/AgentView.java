@@ -60,7 +60,7 @@ public record AgentView(
         List<DependencyView> dependencies,
         Map<String, String> _links) {
 
-    static final String BASE = "/v1/agents/";
+    public static final String BASE = "/v1/agents/";
 
     /** A declared dependency and the pricing of the agent it names (null when none is listed under the name). */
     public record DependencyView(String name, @Schema(description = "The declared version range") String version,
@@ -80,11 +80,11 @@ public record AgentView(
         }
     }
 
-    static AgentView from(Agent a, Map<Long, UserSummary> authors) {
+    public static AgentView from(Agent a, Map<Long, UserSummary> authors) {
         return from(a, authors, null);
     }
 
-    static AgentView from(Agent a, Map<Long, UserSummary> authors, List<AgentService.DeclaredDependency> dependencies) {
+    public static AgentView from(Agent a, Map<Long, UserSummary> authors, List<AgentService.DeclaredDependency> dependencies) {
         var links = new LinkedHashMap<String, String>();
         links.put("self", BASE + a.id());
         links.put("history", BASE + a.id() + "/history");

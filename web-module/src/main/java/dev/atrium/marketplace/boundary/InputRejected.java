@@ -14,7 +14,7 @@ public record InputRejected(
         ErrorResponse.ErrorBody error,
         @Schema(description = "Always false here: the input did not satisfy the agent's input_schema") boolean valid) {
 
-    static InputRejected of(String problems) {
+    public static InputRejected of(String problems) {
         var envelope = ErrorResponse.of(Problem.VALIDATION, "The input does not match the agent's input_schema",
                 problems);
         return new InputRejected(envelope.error(), false);

@@ -9,12 +9,12 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
 /** Reads the JSON text columns of the record back into JSON values. */
-final class JsonValues {
+public final class JsonValues {
 
     private JsonValues() {
     }
 
-    static JsonObject object(String text) {
+    public static JsonObject object(String text) {
         if (text == null) {
             return null;
         }
@@ -23,7 +23,7 @@ final class JsonValues {
         }
     }
 
-    static List<String> strings(String arrayText) {
+    public static List<String> strings(String arrayText) {
         try (var reader = JSON.createReader(new StringReader(arrayText))) {
             return reader.readArray().stream().map(v -> ((JsonString) v).getString()).toList();
         }

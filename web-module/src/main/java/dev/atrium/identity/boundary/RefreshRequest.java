@@ -1,5 +1,0 @@
-package dev.atrium.identity.boundary;
-
-/** {@code {"refresh_token": …}}, for refresh and for revoking a refresh token at logout. */
-public record RefreshRequest(String refreshToken) {
-}

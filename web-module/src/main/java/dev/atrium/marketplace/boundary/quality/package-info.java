@@ -1,0 +1,4 @@
+/**
+ * An agent's quality figures ({@code AgentQualityResource}).
+ */
+package dev.atrium.marketplace.boundary.quality;
