@@ -19,7 +19,8 @@ import dev.atrium.platform.batch.BatchJobs;
 
 /**
  * Starts the {@value #JOB} batch job daily at 04:00 UTC, and when the advisory data of the dependency check changes
- * (the file {@code atrium.marketplace.advisories} names, looked at every minute; see {@link Advisories#fingerprint()}).
+ * (the file {@code atrium.marketplace.advisories} names, looked at every minute; see
+ * {@link SafetyChecks#advisoriesFingerprint()}).
  * Each start carries the fingerprint of the advisory data as the job parameter {@value #ADVISORIES}, so an instance
  * that starts later compares the data with what the last execution was started for: a change made while it was down
  * starts a re-scan, a restart alone does not. With several instances, only the one that claims the day, or the change,
