@@ -13,9 +13,12 @@
  * <p>Leaves out: users and credentials (including API keys), which belong to the identity context and are referred
  * to by user id.
  *
- * <p>Where things are: the web module's resources are split by use case under {@code boundary} ({@code boundary.chat},
- * {@code boundary.files}, {@code boundary.tasks}, {@code boundary.admin}).
+ * <p>Where things are: {@code control} keeps what the others and the administrators' resources use (tenants and
+ * their tiers, the quotas, the usage ledger and reports, {@code AiAdminService}); beneath it {@code control.models}
+ * (catalog, gateway, providers), {@code control.chat} (with the conversations), {@code control.files} and
+ * {@code control.tasks}, mirrored by the web module's {@code boundary.chat}, {@code boundary.files},
+ * {@code boundary.tasks} and {@code boundary.admin}.
  *
- * <p>Its configuration lives in {@code AiConfig}.
+ * <p>Its configuration lives in {@code control.AiConfig}.
  */
 package dev.atrium.ai;

@@ -5,6 +5,8 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperties;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.atrium.ai.control.models.ModelCatalog;
+
 /**
  * The ai context's configuration: every key under {@code atrium.ai}, {@code atrium.llm} and {@code atrium.files}, with
  * its default. {@link ModelCatalog} reads the per-model keys ({@code atrium.ai.models}, {@code atrium.ai.model.<id>.*})

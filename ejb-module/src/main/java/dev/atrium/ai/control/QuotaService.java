@@ -11,6 +11,8 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import dev.atrium.ai.control.models.ModelCatalog;
+import dev.atrium.ai.control.models.ModelDefinition;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;

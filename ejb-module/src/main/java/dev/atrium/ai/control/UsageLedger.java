@@ -8,6 +8,8 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
+import dev.atrium.ai.control.models.ModelDefinition;
+import dev.atrium.ai.control.models.Usage;
 import dev.atrium.ai.entity.UsageRecord;
 
 /**

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.atrium.ai.control.models.ModelDefinition;
+import dev.atrium.ai.control.models.OneModelCatalog;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.platform.kv.InMemoryKeyValueStore;
 import dev.atrium.platform.kv.KeyValueStoreException;

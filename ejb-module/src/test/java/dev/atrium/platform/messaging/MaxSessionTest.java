@@ -13,8 +13,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import dev.atrium.ai.control.AiConfig;
-import dev.atrium.ai.control.FileParseListener;
-import dev.atrium.ai.control.TasksListener;
+import dev.atrium.ai.control.files.FileParseListener;
+import dev.atrium.ai.control.tasks.TasksListener;
 import dev.atrium.billing.control.BillingConfig;
 import dev.atrium.billing.control.BillingListener;
 import dev.atrium.platform.config.ConfigDefaults;

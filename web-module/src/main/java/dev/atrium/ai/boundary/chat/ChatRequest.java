@@ -11,7 +11,7 @@ import jakarta.validation.constraints.Size;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.ai.control.ChatService;
+import dev.atrium.ai.control.chat.ChatService;
 import dev.atrium.platform.error.BusinessException;
 
 /**

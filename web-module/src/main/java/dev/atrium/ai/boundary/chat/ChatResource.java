@@ -37,9 +37,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.glassfish.jersey.server.ChunkedOutput;
 
 import dev.atrium.ai.control.AiConfig;
-import dev.atrium.ai.control.ChatService;
 import dev.atrium.ai.control.QuotaService;
-import dev.atrium.ai.control.StreamCache;
+import dev.atrium.ai.control.chat.ChatService;
+import dev.atrium.ai.control.chat.StreamCache;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;

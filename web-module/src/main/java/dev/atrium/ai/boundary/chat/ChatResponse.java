@@ -2,7 +2,7 @@ package dev.atrium.ai.boundary.chat;
 
 import java.time.Instant;
 
-import dev.atrium.ai.control.ChatService;
+import dev.atrium.ai.control.chat.ChatService;
 
 /** Spec 02's ChatResponse. */
 public record ChatResponse(String conversationId, String messageId, String content, String model, UsageView usage,

@@ -24,10 +24,10 @@ import jakarta.websocket.OnOpen;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
 
-import dev.atrium.ai.control.ChatTurn;
-import dev.atrium.ai.control.ModelGateway;
 import dev.atrium.ai.control.QuotaService;
 import dev.atrium.ai.control.UsageLedger;
+import dev.atrium.ai.control.models.ChatTurn;
+import dev.atrium.ai.control.models.ModelGateway;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.control.Caller;
 import dev.atrium.platform.boundary.json.Json;

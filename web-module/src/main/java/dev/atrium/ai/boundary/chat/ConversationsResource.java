@@ -19,7 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.ai.control.ConversationService;
+import dev.atrium.ai.control.chat.ConversationService;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.boundary.Envelopes;

@@ -1,6 +1,6 @@
 package dev.atrium.ai.boundary.chat;
 
-import dev.atrium.ai.control.Usage;
+import dev.atrium.ai.control.models.Usage;
 
 /** Token usage of a model call. */
 public record UsageView(int inputTokens, int outputTokens, int totalTokens) {

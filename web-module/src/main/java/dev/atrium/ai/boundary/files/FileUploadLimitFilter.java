@@ -8,7 +8,7 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.Provider;
 
-import dev.atrium.ai.control.FileService;
+import dev.atrium.ai.control.files.FileService;
 import dev.atrium.identity.control.CallerPrincipal;
 import dev.atrium.platform.boundary.http.FilterOrder;
 import dev.atrium.platform.error.BusinessException;

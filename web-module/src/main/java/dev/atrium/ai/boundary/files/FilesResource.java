@@ -35,9 +35,9 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.ai.control.FileNames;
-import dev.atrium.ai.control.FileService;
-import dev.atrium.ai.control.FileUpload;
+import dev.atrium.ai.control.files.FileNames;
+import dev.atrium.ai.control.files.FileService;
+import dev.atrium.ai.control.files.FileUpload;
 import dev.atrium.ai.entity.StoredFile;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;

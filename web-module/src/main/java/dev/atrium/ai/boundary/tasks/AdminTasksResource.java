@@ -10,7 +10,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.atrium.ai.control.TaskCleanup;
+import dev.atrium.ai.control.tasks.TaskCleanup;
 import dev.atrium.identity.control.RequiresPermission;
 
 /** Operating the task store: the hourly cleanup of expired tasks, run on demand. */

@@ -28,7 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.atrium.ai.control.QuotaService;
-import dev.atrium.ai.control.TaskService;
+import dev.atrium.ai.control.tasks.TaskService;
 import dev.atrium.ai.entity.Task;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;

@@ -1,5 +1,0 @@
-package dev.atrium.ai.control;
-
-/** A model's whole answer and its usage. */
-public record Completion(String content, Usage usage) {
-}
