@@ -29,8 +29,12 @@
  * {@code CallFunds}, {@code Requester}), the agent repository and change events; beneath it
  * {@code control.registry}, {@code control.submission} (with review), {@code control.checks},
  * {@code control.runtime} (the invoke gateway and the sandbox), {@code control.trust}, {@code control.quality},
- * {@code control.rollout}, {@code control.search} and {@code control.pii}. The quality-scoring and re-scan jobs, with
- * their schedules, are in the {@code batch-jobs} module's {@code marketplace.batch}. In the web module the resources
+ * {@code control.rollout}, {@code control.search} and {@code control.pii}. {@code entity} keeps the agent, its
+ * versions, card and history; beneath it {@code entity.checks} (what the checks found), {@code entity.runtime} (runs,
+ * usage records, secrets), {@code entity.trust} (reports, incidents) and {@code entity.quality} (scores, reviews);
+ * the agent refers only to the checks' and quality's values, so the sub-packages form no cycle with it. The
+ * quality-scoring and re-scan jobs, with their schedules, are in the {@code batch-jobs} module's
+ * {@code marketplace.batch}. In the web module the resources
  * are split the same way under {@code boundary} ({@code boundary.registry}, {@code boundary.submission},
  * {@code boundary.runtime}, …); {@code boundary} itself keeps what they share.
  *

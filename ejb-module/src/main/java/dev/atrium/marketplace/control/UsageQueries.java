@@ -21,7 +21,7 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.criteria.Predicate;
 
 import dev.atrium.marketplace.entity.Agent;
-import dev.atrium.marketplace.entity.AgentUsage;
+import dev.atrium.marketplace.entity.runtime.AgentUsage;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.query.Catalog;
 import dev.atrium.platform.query.EntityQuery;

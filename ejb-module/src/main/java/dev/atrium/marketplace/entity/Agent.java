@@ -12,6 +12,9 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 
+import dev.atrium.marketplace.entity.checks.SmokeStatus;
+import dev.atrium.marketplace.entity.quality.QualityScore;
+import dev.atrium.marketplace.entity.quality.RankingScore;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.persistence.NullableUuidConverter;
 

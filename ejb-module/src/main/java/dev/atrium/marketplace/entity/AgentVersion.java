@@ -18,6 +18,8 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import dev.atrium.marketplace.entity.checks.SafetyReport;
+import dev.atrium.marketplace.entity.checks.SmokeStatus;
 import dev.atrium.platform.error.BusinessException;
 
 /**

@@ -11,6 +11,8 @@ import java.util.UUID;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
+import dev.atrium.marketplace.entity.checks.SmokeStatus;
+import dev.atrium.marketplace.entity.quality.RankingScore;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.atrium.marketplace.entity.runtime.AgentUsage;
+
 class PricingTest {
 
     private static final long SEED = Long.getLong("atrium.fuzz.seed", 20261123L);

@@ -19,7 +19,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
-import dev.atrium.marketplace.entity.Severity;
+import dev.atrium.marketplace.entity.checks.Severity;
 import dev.atrium.platform.http.JsonInput;
 
 /**

@@ -14,7 +14,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 
-import dev.atrium.marketplace.entity.CheckFinding;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
 
 /**
  * The regular files of an unpacked bundle, for the scanners, read within bounds: links are not followed, the walk

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.atrium.marketplace.entity.CheckFinding;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
 
 /**
  * Check 3: the manifests in the bundle ({@code requirements.txt}, {@code package.json}, {@code pom.xml}, at any

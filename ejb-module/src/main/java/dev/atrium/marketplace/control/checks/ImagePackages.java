@@ -16,7 +16,7 @@ import java.util.Optional;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
-import dev.atrium.marketplace.entity.CheckFinding;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
 import dev.atrium.platform.http.JsonInput;
 
 /**

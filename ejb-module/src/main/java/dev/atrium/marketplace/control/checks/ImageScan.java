@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-import dev.atrium.marketplace.entity.CheckFinding;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
 import dev.atrium.sandbox.ImageArchive;
 
 /**

@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.atrium.marketplace.entity.CheckFinding;
 import dev.atrium.marketplace.entity.Permissions;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
 
 /**
  * Check 5, the network audit: the network system calls the sandbox saw during the runs (smoke tests and injection

@@ -14,7 +14,7 @@ import java.util.Optional;
 
 import jakarta.json.JsonObject;
 
-import dev.atrium.marketplace.entity.CheckFinding;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
 import dev.atrium.sandbox.Limits;
 import dev.atrium.sandbox.RunResult;
 

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import dev.atrium.marketplace.entity.CheckFinding;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
 import dev.atrium.sandbox.Limits;
 import dev.atrium.sandbox.Outcome;
 

@@ -11,7 +11,7 @@ import jakarta.json.JsonValue;
 
 import dev.atrium.marketplace.control.runtime.AgentProtocol;
 import dev.atrium.marketplace.control.submission.CardValidator;
-import dev.atrium.marketplace.entity.CheckFinding;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
 import dev.atrium.sandbox.RunResult;
 
 /**

@@ -21,8 +21,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 
-import dev.atrium.marketplace.entity.CheckFinding;
 import dev.atrium.marketplace.entity.Permissions;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
 
 /**
  * Check 2, the static scan of an unpacked bundle. Code files (Python, shell and JavaScript, told by extension or

@@ -8,7 +8,7 @@ import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
-import dev.atrium.marketplace.entity.QualityScore;
+import dev.atrium.marketplace.entity.quality.QualityScore;
 
 /**
  * An agent's quality figures over [from, to) from its usage records (calls, successes, mean execution time, mean

@@ -29,9 +29,9 @@ import dev.atrium.marketplace.control.trust.TrustService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentEvent;
-import dev.atrium.marketplace.entity.AgentQuality;
 import dev.atrium.marketplace.entity.AgentStatus;
-import dev.atrium.marketplace.entity.QualityScore;
+import dev.atrium.marketplace.entity.quality.AgentQuality;
+import dev.atrium.marketplace.entity.quality.QualityScore;
 
 /**
  * The quality-scoring job's work for a slice of listed agents, one transaction per slice: each agent's figures over

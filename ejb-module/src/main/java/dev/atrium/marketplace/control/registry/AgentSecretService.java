@@ -21,8 +21,8 @@ import dev.atrium.marketplace.control.AgentRepository;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentEvent;
-import dev.atrium.marketplace.entity.AgentSecret;
 import dev.atrium.marketplace.entity.Permissions;
+import dev.atrium.marketplace.entity.runtime.AgentSecret;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 
-import dev.atrium.marketplace.entity.QualityScore;
+import dev.atrium.marketplace.entity.quality.QualityScore;
 
 /**
  * When a rollout moves. The candidate and the current version are measured over the same step (each on the callers

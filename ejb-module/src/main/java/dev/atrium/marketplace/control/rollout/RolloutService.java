@@ -30,8 +30,8 @@ import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentEvent;
 import dev.atrium.marketplace.entity.AgentVersion;
-import dev.atrium.marketplace.entity.QualityScore;
 import dev.atrium.marketplace.entity.RolloutState;
+import dev.atrium.marketplace.entity.quality.QualityScore;
 import dev.atrium.platform.error.BusinessException;
 
 /**

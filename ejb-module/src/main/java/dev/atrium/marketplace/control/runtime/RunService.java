@@ -11,10 +11,10 @@ import jakarta.persistence.PersistenceContext;
 
 import dev.atrium.marketplace.control.Requester;
 import dev.atrium.marketplace.entity.Agent;
-import dev.atrium.marketplace.entity.AgentRun;
-import dev.atrium.marketplace.entity.AgentUsage;
 import dev.atrium.marketplace.entity.Pricing;
-import dev.atrium.marketplace.entity.RunStatus;
+import dev.atrium.marketplace.entity.runtime.AgentRun;
+import dev.atrium.marketplace.entity.runtime.AgentUsage;
+import dev.atrium.marketplace.entity.runtime.RunStatus;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.query.Catalog;
 import dev.atrium.platform.query.EntityQuery;

@@ -13,9 +13,9 @@ import jakarta.persistence.PersistenceContext;
 import dev.atrium.marketplace.control.CallFunds;
 import dev.atrium.marketplace.control.UsageRecorded;
 import dev.atrium.marketplace.control.trust.TrustService;
-import dev.atrium.marketplace.entity.AgentRun;
-import dev.atrium.marketplace.entity.AgentUsage;
 import dev.atrium.marketplace.entity.Pricing;
+import dev.atrium.marketplace.entity.runtime.AgentRun;
+import dev.atrium.marketplace.entity.runtime.AgentUsage;
 import dev.atrium.platform.events.ApplicationEvents;
 
 /**

@@ -32,8 +32,8 @@ import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentEvent;
 import dev.atrium.marketplace.entity.AgentStatus;
 import dev.atrium.marketplace.entity.AgentVersion;
-import dev.atrium.marketplace.entity.SafetyReport;
-import dev.atrium.marketplace.entity.TakedownReason;
+import dev.atrium.marketplace.entity.checks.SafetyReport;
+import dev.atrium.marketplace.entity.trust.TakedownReason;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.objects.ObjectStore;
 

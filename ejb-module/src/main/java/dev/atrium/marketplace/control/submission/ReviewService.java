@@ -22,7 +22,7 @@ import dev.atrium.marketplace.entity.AgentEvent;
 import dev.atrium.marketplace.entity.AgentStatus;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.SubmissionStatus;
-import dev.atrium.marketplace.entity.TakedownReason;
+import dev.atrium.marketplace.entity.trust.TakedownReason;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.query.Catalog;
 import dev.atrium.platform.query.EntityQuery;

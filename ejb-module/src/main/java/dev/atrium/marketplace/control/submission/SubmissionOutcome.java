@@ -4,7 +4,7 @@ import java.util.List;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
-import dev.atrium.marketplace.entity.SafetyReport;
+import dev.atrium.marketplace.entity.checks.SafetyReport;
 
 /**
  * A submission's answer: rejected with every problem found, or stored and pending review; with the pre-listing

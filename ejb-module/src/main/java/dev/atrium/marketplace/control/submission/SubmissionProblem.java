@@ -3,8 +3,8 @@ package dev.atrium.marketplace.control.submission;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.atrium.marketplace.entity.SafetyReport;
-import dev.atrium.marketplace.entity.Severity;
+import dev.atrium.marketplace.entity.checks.SafetyReport;
+import dev.atrium.marketplace.entity.checks.Severity;
 
 /**
  * One reason a submission was rejected. {@code part} is {@code card} or {@code bundle}, or the name of the pre-listing

@@ -24,8 +24,8 @@ import dev.atrium.marketplace.control.MarketplaceConfig;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentAction;
 import dev.atrium.marketplace.entity.AgentEvent;
-import dev.atrium.marketplace.entity.AgentIncident;
 import dev.atrium.marketplace.entity.TrustLevel;
+import dev.atrium.marketplace.entity.trust.AgentIncident;
 import dev.atrium.platform.error.BusinessException;
 
 /**

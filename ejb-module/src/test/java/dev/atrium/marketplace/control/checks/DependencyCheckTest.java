@@ -14,8 +14,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.atrium.marketplace.entity.CheckFinding;
-import dev.atrium.marketplace.entity.Severity;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
+import dev.atrium.marketplace.entity.checks.Severity;
 
 class DependencyCheckTest {
 

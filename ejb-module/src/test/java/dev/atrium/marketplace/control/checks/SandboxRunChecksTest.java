@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.atrium.marketplace.control.submission.CardValidator;
-import dev.atrium.marketplace.entity.CheckFinding;
-import dev.atrium.marketplace.entity.Severity;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
+import dev.atrium.marketplace.entity.checks.Severity;
 import dev.atrium.sandbox.Executor;
 import dev.atrium.sandbox.Outcome;
 import dev.atrium.sandbox.RunResult;

@@ -17,9 +17,9 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.atrium.marketplace.entity.CheckFinding;
 import dev.atrium.marketplace.entity.Permissions;
-import dev.atrium.marketplace.entity.Severity;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
+import dev.atrium.marketplace.entity.checks.Severity;
 
 class StaticScanTest {
 

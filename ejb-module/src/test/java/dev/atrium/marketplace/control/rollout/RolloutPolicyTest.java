@@ -11,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.atrium.marketplace.control.rollout.RolloutPolicy.Move;
-import dev.atrium.marketplace.entity.QualityScore;
+import dev.atrium.marketplace.entity.quality.QualityScore;
 
 /** When a rollout advances, holds or rolls back, at the edges of its margins, minimum and step. */
 class RolloutPolicyTest {

@@ -21,7 +21,7 @@ import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentCard;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.SemanticVersion;
-import dev.atrium.marketplace.entity.SmokeStatus;
+import dev.atrium.marketplace.entity.checks.SmokeStatus;
 import dev.atrium.platform.persistence.StatementCounter;
 
 /**

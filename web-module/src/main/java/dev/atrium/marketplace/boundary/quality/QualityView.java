@@ -6,7 +6,7 @@ import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.atrium.marketplace.entity.Agent;
-import dev.atrium.marketplace.entity.AgentQuality;
+import dev.atrium.marketplace.entity.quality.AgentQuality;
 
 /** An agent's quality as the daily quality-scoring job last measured it. */
 @Schema(description = "The agent's quality over the window, as the quality-scoring job last measured it; before its "

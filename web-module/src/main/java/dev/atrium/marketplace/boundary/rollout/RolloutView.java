@@ -9,7 +9,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import dev.atrium.marketplace.boundary.AgentEventView;
 import dev.atrium.marketplace.control.rollout.RolloutService;
 import dev.atrium.marketplace.entity.AgentVersion;
-import dev.atrium.marketplace.entity.QualityScore;
+import dev.atrium.marketplace.entity.quality.QualityScore;
 
 /** An agent's rollout as its author and reviewers see it. */
 @Schema(description = "The rollout of an agent's next version: state, versions, figures over the current step")

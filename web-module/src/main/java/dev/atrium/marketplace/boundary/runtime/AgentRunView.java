@@ -5,7 +5,7 @@ import java.util.UUID;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.entity.AgentRun;
+import dev.atrium.marketplace.entity.runtime.AgentRun;
 
 /**
  * A run as the agent's author and reviewers see it: how it ended, never the caller's input or output, and the log

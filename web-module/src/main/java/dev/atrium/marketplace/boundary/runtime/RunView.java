@@ -9,7 +9,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.atrium.marketplace.boundary.JsonValues;
 import dev.atrium.marketplace.control.runtime.RunService;
-import dev.atrium.marketplace.entity.AgentRun;
+import dev.atrium.marketplace.entity.runtime.AgentRun;
 
 /** A run as its caller sees it: what went in (personal data masked), what came out, and how it ended. */
 @Schema(description = "One run of an agent, for its caller")

@@ -5,7 +5,7 @@ import java.util.Set;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.entity.AgentSecret;
+import dev.atrium.marketplace.entity.runtime.AgentSecret;
 
 /** A secret as its author sees it: the name and times, never the value. */
 @Schema(description = "A secret of an agent, without its value")

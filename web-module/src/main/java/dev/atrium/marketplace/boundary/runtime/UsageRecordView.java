@@ -7,7 +7,7 @@ import jakarta.json.bind.annotation.JsonbProperty;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.entity.AgentUsage;
+import dev.atrium.marketplace.entity.runtime.AgentUsage;
 
 /** Spec 03's usage record: one invocation, what it used and what it cost. */
 @Schema(description = "One usage record (spec 03): one invocation, what it used and what it cost (USD)")

@@ -5,7 +5,7 @@ import java.util.UUID;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.entity.AgentReview;
+import dev.atrium.marketplace.entity.quality.AgentReview;
 
 /** A review as spec 03 describes it, with its id and times. */
 @Schema(description = "A user's review of an agent")

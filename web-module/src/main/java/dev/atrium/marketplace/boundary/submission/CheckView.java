@@ -4,9 +4,9 @@ import java.util.List;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.entity.CheckFinding;
-import dev.atrium.marketplace.entity.CheckResult;
-import dev.atrium.marketplace.entity.SafetyReport;
+import dev.atrium.marketplace.entity.checks.CheckFinding;
+import dev.atrium.marketplace.entity.checks.CheckResult;
+import dev.atrium.marketplace.entity.checks.SafetyReport;
 
 /** One pre-listing check as answered and stored: a high finding means {@code failed}, which rejects. */
 @Schema(description = "A pre-listing check: smoke_tests, static_scan, dependencies, image_scan (image archives "

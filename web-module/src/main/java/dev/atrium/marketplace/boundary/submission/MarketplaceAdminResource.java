@@ -32,7 +32,7 @@ import dev.atrium.marketplace.boundary.registry.AgentsResource;
 import dev.atrium.marketplace.control.registry.AgentService;
 import dev.atrium.marketplace.control.submission.ReviewService;
 import dev.atrium.marketplace.entity.Agent;
-import dev.atrium.marketplace.entity.TakedownReason;
+import dev.atrium.marketplace.entity.trust.TakedownReason;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
 import dev.atrium.platform.boundary.openapi.ListOf;

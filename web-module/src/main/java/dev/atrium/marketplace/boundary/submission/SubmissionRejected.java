@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.atrium.marketplace.control.submission.SubmissionProblem;
-import dev.atrium.marketplace.entity.SafetyReport;
+import dev.atrium.marketplace.entity.checks.SafetyReport;
 import dev.atrium.platform.boundary.http.ErrorResponse;
 import dev.atrium.platform.error.Problem;
 

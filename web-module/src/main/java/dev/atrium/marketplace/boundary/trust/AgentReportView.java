@@ -5,7 +5,7 @@ import java.util.UUID;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.atrium.marketplace.entity.AgentReport;
+import dev.atrium.marketplace.entity.trust.AgentReport;
 
 /** A security report as its author and administrators see it. */
 @Schema(description = "A user's security report of an agent")

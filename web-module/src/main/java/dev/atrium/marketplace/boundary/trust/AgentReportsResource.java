@@ -25,7 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.marketplace.boundary.registry.AgentsResource;
 import dev.atrium.marketplace.control.trust.ReportService;
-import dev.atrium.marketplace.entity.ReportReason;
+import dev.atrium.marketplace.entity.trust.ReportReason;
 
 /**
  * Security reports by verified users who called the agent successfully; three from distinct users suspend it pending

@@ -1,4 +1,4 @@
-package dev.atrium.marketplace.entity;
+package dev.atrium.marketplace.entity.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;

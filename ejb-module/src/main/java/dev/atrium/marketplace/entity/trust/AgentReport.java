@@ -1,4 +1,4 @@
-package dev.atrium.marketplace.entity;
+package dev.atrium.marketplace.entity.trust;
 
 import java.time.Instant;
 import java.util.UUID;
@@ -10,6 +10,7 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.platform.error.BusinessException;
 
 /** A user's report of a security problem with a listed agent: one per user per agent, never by its author. */

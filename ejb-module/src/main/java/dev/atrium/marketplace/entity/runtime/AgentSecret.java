@@ -1,4 +1,4 @@
-package dev.atrium.marketplace.entity;
+package dev.atrium.marketplace.entity.runtime;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -11,6 +11,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 

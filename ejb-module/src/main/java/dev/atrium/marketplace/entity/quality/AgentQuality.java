@@ -1,4 +1,4 @@
-package dev.atrium.marketplace.entity;
+package dev.atrium.marketplace.entity.quality;
 
 import java.time.Instant;
 import java.util.UUID;

@@ -1,4 +1,4 @@
-package dev.atrium.marketplace.entity;
+package dev.atrium.marketplace.entity.runtime;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -9,6 +9,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import dev.atrium.marketplace.entity.Pricing;
 import dev.atrium.platform.persistence.NullableUuidConverter;
 
 import org.eclipse.persistence.annotations.Convert;

@@ -1,4 +1,4 @@
-package dev.atrium.marketplace.entity;
+package dev.atrium.marketplace.entity.checks;
 
 import static dev.atrium.platform.http.JsonProviders.JSON;
 

@@ -1,4 +1,4 @@
-package dev.atrium.marketplace.entity;
+package dev.atrium.marketplace.entity.quality;
 
 /**
  * The spec's quality score over a window: success_rate × 2.5 + min(1, 10 / max(avg_latency_s, 0.1)) × 1.0
