@@ -80,10 +80,6 @@ public class ExecutionLeases {
         }
     }
 
-    public boolean heldHere(long execution) {
-        return held.contains(execution);
-    }
-
     /** Whether some process renews the execution's lease. */
     public boolean alive(long execution) {
         return held.contains(execution) || store.get(KEY + execution).isPresent();

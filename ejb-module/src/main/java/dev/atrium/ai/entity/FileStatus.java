@@ -1,6 +1,7 @@
 package dev.atrium.ai.entity;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * The states of an uploaded file: {@code uploaded} (stored, its parse job queued), {@code processing} (a worker is
@@ -8,19 +9,13 @@ import java.util.Arrays;
  * (with the reason).
  */
 public enum FileStatus {
-    UPLOADED("uploaded"),
-    PROCESSING("processing"),
-    READY("ready"),
-    FAILED("failed");
-
-    private final String value;
-
-    FileStatus(String value) {
-        this.value = value;
-    }
+    UPLOADED,
+    PROCESSING,
+    READY,
+    FAILED;
 
     public String value() {
-        return value;
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public boolean finished() {
@@ -28,7 +23,7 @@ public enum FileStatus {
     }
 
     public static FileStatus of(String value) {
-        return Arrays.stream(values()).filter(s -> s.value.equals(value)).findFirst()
+        return Arrays.stream(values()).filter(s -> s.value().equals(value)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("Unknown file status " + value));
     }
 }

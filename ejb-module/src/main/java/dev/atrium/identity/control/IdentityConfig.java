@@ -1,5 +1,6 @@
 package dev.atrium.identity.control;
 
+import java.util.Locale;
 import java.util.Optional;
 
 import org.eclipse.microprofile.config.inject.ConfigProperties;
@@ -111,4 +112,9 @@ public class IdentityConfig {
 
     @ConfigProperty(name = "alerts.password-reset.window-minutes", defaultValue = "60")
     public long alertsPasswordResetWindowMinutes;
+
+    /** A key and its value as a refusal to start names them, with the environment variable that sets the key. */
+    public static String named(String key, Object value) {
+        return key + " (" + key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + ") is " + value;
+    }
 }

@@ -98,12 +98,13 @@ public class User {
     protected User() {
     }
 
-    private User(EmailAddress email, String username, String hashedPassword, String role, boolean verified,
+    private User(EmailAddress email, String username, String hashedPassword, Role role, boolean verified,
                  Instant now) {
         this.email = email;
         this.username = checkedUsername(username);
         this.hashedPassword = hashedPassword;
-        this.role = role;
+        this.role = role.name();
+        this.roles.add(role);
         this.emailVerifiedAt = verified ? now : null;
         this.createdAt = now;
         this.updatedAt = now;
@@ -113,24 +114,18 @@ public class User {
     /** A self-registered user: inactive until the e-mail address is verified. */
     public static User register(EmailAddress email, String username, String hashedPassword, Role role,
                                 Instant now) {
-        var user = new User(email, username, hashedPassword, role.name(), false, now);
-        user.roles.add(role);
-        return user;
+        return new User(email, username, hashedPassword, role, false, now);
     }
 
     /** A user known through an external identity provider that vouched for the e-mail address: active, no password. */
     public static User external(EmailAddress email, String username, Role role, Instant now) {
-        var user = new User(email, username, null, role.name(), true, now);
-        user.roles.add(role);
-        return user;
+        return new User(email, username, null, role, true, now);
     }
 
     /** The first administrator, configured by the operator and trusted without verification. */
     public static User administrator(EmailAddress email, String username, String hashedPassword, Role admin,
                                      Instant now) {
-        var user = new User(email, username, hashedPassword, admin.name(), true, now);
-        user.roles.add(admin);
-        return user;
+        return new User(email, username, hashedPassword, admin, true, now);
     }
 
     /** Grants a role; the token role becomes the highest the user holds. {@code false} when already held. */

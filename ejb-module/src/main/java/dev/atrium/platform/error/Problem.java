@@ -64,9 +64,6 @@ public enum Problem {
         if (status == 422) {
             return VALIDATION;
         }
-        if (status == 429) {
-            return RATE_LIMITED;
-        }
         return status >= 500 ? INTERNAL : BAD_REQUEST;
     }
 }

@@ -101,11 +101,6 @@ public final class InMemoryKeyValueStore implements KeyValueStore {
     }
 
     @Override
-    public long increment(String key, Duration ttlOnCreate) {
-        return add(key, 1, ttlOnCreate);
-    }
-
-    @Override
     public long add(String key, long delta, Duration ttlOnCreate) {
         Objects.requireNonNull(key, "key");
         var result = new long[1];

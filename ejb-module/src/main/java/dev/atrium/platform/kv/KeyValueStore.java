@@ -48,7 +48,9 @@ public interface KeyValueStore {
      * when the value held is not an integer, and leaves it as it was. Exact within 2^53 (Redis counts in a script,
      * whose numbers are doubles): far beyond any counter here.
      */
-    long increment(String key, Duration ttlOnCreate);
+    default long increment(String key, Duration ttlOnCreate) {
+        return add(key, 1, ttlOnCreate);
+    }
 
     /**
      * A counter's value, 0 when absent. Throws {@link KeyValueStoreException} when the value held is not an integer,

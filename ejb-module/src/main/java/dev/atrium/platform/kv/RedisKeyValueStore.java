@@ -184,11 +184,6 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
     }
 
     @Override
-    public long increment(String key, Duration ttlOnCreate) {
-        return add(key, 1, ttlOnCreate);
-    }
-
-    @Override
     public long add(String key, long delta, Duration ttlOnCreate) {
         Objects.requireNonNull(key, "key");
         String millis = Long.toString(Ttl.millis(ttlOnCreate));

@@ -15,7 +15,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 
-import org.apache.activemq.artemis.api.core.Message;
 import org.apache.activemq.artemis.api.core.QueueConfiguration;
 import org.apache.activemq.artemis.api.core.RoutingType;
 import org.apache.activemq.artemis.api.core.SimpleString;
@@ -27,8 +26,6 @@ import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnection;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
-
-import dev.atrium.platform.telemetry.TraceParents;
 
 /**
  * The application's one connection to an Apache Artemis broker, plain Java so that it runs without a container.
@@ -204,14 +201,8 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
             session = connection.createSession(Session.SESSION_TRANSACTED);
             var producer = session.createProducer(null);
             for (var outgoing : messages) {
-                var message = session.createTextMessage(outgoing.body());
-                if (outgoing.duplicateId() != null) {
-                    message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), outgoing.duplicateId());
-                }
-                if (outgoing.traceParent() != null) {
-                    message.setStringProperty(TraceParents.PROPERTY, outgoing.traceParent());
-                }
-                producer.send(destination(session, outgoing.topic(), outgoing.destination()), message);
+                producer.send(destination(session, outgoing.topic(), outgoing.destination()),
+                        Messaging.message(session, outgoing.body(), outgoing.duplicateId(), outgoing.traceParent()));
             }
             session.commit();
         } catch (JMSException | RuntimeException e) {
@@ -254,14 +245,8 @@ public final class BrokerConnection implements Messaging, AutoCloseable {
                 producer = new Producer(session, session.createProducer(null));
             }
             var session = producer.session();
-            var message = session.createTextMessage(body);
-            if (duplicateId != null) {
-                message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), duplicateId);
-            }
-            if (traceParent != null) {
-                message.setStringProperty(TraceParents.PROPERTY, traceParent);
-            }
-            producer.producer().send(destination(session, topic, name), message);
+            producer.producer().send(destination(session, topic, name),
+                    Messaging.message(session, body, duplicateId, traceParent));
         } catch (JMSException | RuntimeException e) {
             close(producer);
             throw new MessagingException("Cannot send to " + name, e);

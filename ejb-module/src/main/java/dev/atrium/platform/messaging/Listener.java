@@ -87,11 +87,7 @@ public abstract class Listener implements MessageListener {
              var session = connection.createSession();
              var producer = session.createProducer(ServerMessaging.destination(session, false, destination()))) {
             for (String body : bodies) {
-                var message = session.createTextMessage(body);
-                if (carried != null) {
-                    message.setStringProperty(TraceParents.PROPERTY, carried);
-                }
-                producer.send(message);
+                producer.send(Messaging.message(session, body, null, carried));
             }
         }
     }

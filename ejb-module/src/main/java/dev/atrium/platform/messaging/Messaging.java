@@ -8,6 +8,10 @@ import io.opentelemetry.context.Context;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.QueueBrowser;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+
+import org.apache.activemq.artemis.api.core.Message;
 
 /**
  * How the application reaches its message broker to send, publish and look at queues. Two ways: its own Artemis
@@ -77,5 +81,18 @@ public interface Messaging {
             count++;
         }
         return count;
+    }
+
+    /** A text message with the duplicate-detection id and the traceparent property, each where given. */
+    static TextMessage message(Session session, String body, String duplicateId, String traceParent)
+            throws JMSException {
+        var message = session.createTextMessage(body);
+        if (duplicateId != null) {
+            message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), duplicateId);
+        }
+        if (traceParent != null) {
+            message.setStringProperty(TraceParents.PROPERTY, traceParent);
+        }
+        return message;
     }
 }

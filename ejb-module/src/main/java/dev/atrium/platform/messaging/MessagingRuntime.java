@@ -76,13 +76,12 @@ public class MessagingRuntime {
     // the broker this instance runs, or its own client connection; null when the server's resources reach a remote one
     private volatile BrokerConnection own;
     private volatile Messaging broker;
-    private volatile boolean serverManaged;
     private volatile Map<String, Integer> packSizes = Map.of();
 
     @PostConstruct
     void start() {
         var url = config.brokerUrl.map(String::trim).filter(s -> !s.isEmpty());
-        serverManaged = ServerMessaging.connectionFactory().isPresent();
+        boolean serverManaged = ServerMessaging.connectionFactory().isPresent();
         if (url.isEmpty()) {
             var directory = EmbeddedBrokerAhead.directory(config.dataDir);
             own = ahead.embedded(directory);
@@ -114,11 +113,6 @@ public class MessagingRuntime {
         if (own != null) {
             own.close();
         }
-    }
-
-    /** Whether the server's resources carry the messages (see the class comment). */
-    public boolean serverManaged() {
-        return serverManaged;
     }
 
     /** The handler of a queue, for its message-driven bean. */

@@ -19,11 +19,6 @@ import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
-import jakarta.jms.TextMessage;
-
-import org.apache.activemq.artemis.api.core.Message;
-
-import dev.atrium.platform.telemetry.TraceParents;
 
 /**
  * Messaging through the resources Payara Server manages: the connection factory {@value #CONNECTION_FACTORY} of
@@ -67,11 +62,8 @@ public class ServerMessaging implements Messaging {
              var session = connection.createSession()) {
             var producer = session.createProducer(null);
             for (var outgoing : messages) {
-                var message = message(session, outgoing.body(), outgoing.duplicateId());
-                if (outgoing.traceParent() != null) {
-                    message.setStringProperty(TraceParents.PROPERTY, outgoing.traceParent());
-                }
-                producer.send(destination(session, outgoing.topic(), outgoing.destination()), message);
+                producer.send(destination(session, outgoing.topic(), outgoing.destination()),
+                        Messaging.message(session, outgoing.body(), outgoing.duplicateId(), outgoing.traceParent()));
             }
         } catch (JMSException | RuntimeException e) {
             throw new MessagingException("Cannot send " + messages.size() + " messages", e);
@@ -80,12 +72,12 @@ public class ServerMessaging implements Messaging {
 
     @Override
     public void send(String queue, String body, String duplicateId) {
-        sendOne(queue, false, body, duplicateId);
+        sendOne(queue, false, body, duplicateId, null);
     }
 
     @Override
     public void publish(String topic, String body, String duplicateId) {
-        sendOne(topic, true, body, duplicateId);
+        sendOne(topic, true, body, duplicateId, null);
     }
 
     @Override
@@ -93,19 +85,12 @@ public class ServerMessaging implements Messaging {
         sendOne(message.destination(), message.topic(), message.body(), message.duplicateId(), message.traceParent());
     }
 
-    private void sendOne(String name, boolean topic, String body, String duplicateId) {
-        sendOne(name, topic, body, duplicateId, null);
-    }
-
     private void sendOne(String name, boolean topic, String body, String duplicateId, String traceParent) {
         try (var connection = factory().createConnection();
              var session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              var producer = session.createProducer(null)) {
-            var message = message(session, body, duplicateId);
-            if (traceParent != null) {
-                message.setStringProperty(TraceParents.PROPERTY, traceParent);
-            }
-            producer.send(destination(session, topic, name), message);
+            producer.send(destination(session, topic, name),
+                    Messaging.message(session, body, duplicateId, traceParent));
         } catch (JMSException | RuntimeException e) {
             throw new MessagingException("Cannot send to " + name, e);
         }
@@ -138,15 +123,6 @@ public class ServerMessaging implements Messaging {
     private static ConnectionFactory factory() {
         return connectionFactory().orElseThrow(() -> new IllegalStateException(
                 "No JMS connection factory at " + CONNECTION_FACTORY));
-    }
-
-    private static TextMessage message(Session session, String body, String duplicateId)
-            throws JMSException {
-        var message = session.createTextMessage(body);
-        if (duplicateId != null) {
-            message.setStringProperty(Message.HDR_DUPLICATE_DETECTION_ID.toString(), duplicateId);
-        }
-        return message;
     }
 
     /**

@@ -30,7 +30,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -243,8 +242,6 @@ public class S3ObjectStore implements ObjectStore, AutoCloseable {
         ResponseInputStream<GetObjectResponse> stream;
         try {
             stream = client.getObject(r -> r.bucket(bucket).key(key));
-        } catch (NoSuchKeyException e) {
-            return Optional.empty();
         } catch (S3Exception e) {
             if (e.statusCode() == 404) {
                 return Optional.empty();
@@ -265,8 +262,6 @@ public class S3ObjectStore implements ObjectStore, AutoCloseable {
         try {
             // S3 deletes silently whether or not the key exists: ask first, to answer whether something went
             client.headObject(r -> r.bucket(bucket).key(key));
-        } catch (NoSuchKeyException e) {
-            return false;
         } catch (S3Exception e) {
             if (e.statusCode() == 404) {
                 return false;

@@ -51,13 +51,10 @@ public class ArticlePages {
     private final AtomicReference<Generation> current = new AtomicReference<>(new Generation(""));
 
     /** The lists of one version. */
-    private static final class Generation {
-        final String version;
-        final ConcurrentHashMap<String, Page> pages = new ConcurrentHashMap<>();
-        final AtomicLong bytes = new AtomicLong();
+    private record Generation(String version, ConcurrentHashMap<String, Page> pages, AtomicLong bytes) {
 
         Generation(String version) {
-            this.version = version;
+            this(version, new ConcurrentHashMap<>(), new AtomicLong());
         }
     }
 
@@ -81,7 +78,7 @@ public class ArticlePages {
         String key = (viewer.isAnonymous() ? "-" : viewer.userId() + (viewer.admin() ? "a" : "")) + " "
                 + uri.getRequestUri();
         Instant now = clock.instant();
-        Page page = generation.pages.get(key);
+        Page page = generation.pages().get(key);
         if (page != null && now.isBefore(page.madeAt().plusSeconds(seconds))) {
             return page.json();
         }
@@ -97,7 +94,7 @@ public class ArticlePages {
 
     private Generation generation(String known) {
         Generation generation = current.get();
-        if (generation.version.equals(known)) {
+        if (generation.version().equals(known)) {
             return generation;
         }
         var fresh = new Generation(known);
@@ -112,13 +109,13 @@ public class ArticlePages {
             return;
         }
         Generation target = generation;
-        if (target.pages.size() >= MAX_PAGES || target.bytes.get() + length > MAX_BYTES) {
-            target = new Generation(generation.version);
+        if (target.pages().size() >= MAX_PAGES || target.bytes().get() + length > MAX_BYTES) {
+            target = new Generation(generation.version());
             if (!current.compareAndSet(generation, target)) {
                 return;
             }
         }
-        Page replaced = target.pages.put(key, page);
-        target.bytes.addAndGet(length - (replaced == null ? 0 : replaced.json().length));
+        Page replaced = target.pages().put(key, page);
+        target.bytes().addAndGet(length - (replaced == null ? 0 : replaced.json().length));
     }
 }

@@ -177,8 +177,7 @@ public class ArticlesResource {
     }
 
     private ArticleView view(Article article) {
-        var expansion = Expansion.load(ListRequest.expand(uri), List.of(article), articles);
-        return ArticleView.from(article, expansion);
+        return views(List.of(article)).get(0);
     }
 
     private List<ArticleView> views(List<Article> list) {

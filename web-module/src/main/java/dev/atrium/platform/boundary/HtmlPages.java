@@ -6,9 +6,17 @@ import jakarta.ws.rs.core.Response;
 /**
  * The few pages a browser opens directly (a mailed link, the single sign-on login): plain HTML forms without
  * script, so they need nothing beyond the spec's Content-Security-Policy, never cached and never sending their
- * address (which may carry a token) to another site as a referrer.
+ * address (which may carry a token) to another site as a referrer. Also the files of the two pages built by their
+ * own scripts (the operators' console, the API page), under one policy ({@link #file}).
  */
 public final class HtmlPages {
+
+    /**
+     * Scripts and styles from this origin only, no inline code. Swagger UI sets styles through the DOM (allowed
+     * without 'unsafe-inline'), and its icons are data: images.
+     */
+    static final String SCRIPTED_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
+            + "img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     private static final MediaType HTML = MediaType.valueOf("text/html;charset=UTF-8");
 
@@ -42,6 +50,12 @@ public final class HtmlPages {
         return Response.status(status).type(HTML).entity(html)
                 .header("Cache-Control", "no-store")
                 .header("Referrer-Policy", "no-referrer");
+    }
+
+    /** A file of a scripted page: bytes, or a stream JAX-RS closes once written; checked again at each use. */
+    public static Response file(Object content, String type) {
+        return Response.ok(content, type).header("Content-Security-Policy", SCRIPTED_POLICY)
+                .header("Cache-Control", "no-cache").header("Referrer-Policy", "same-origin").build();
     }
 
     /** Text made safe for HTML element content and double-quoted attribute values. */

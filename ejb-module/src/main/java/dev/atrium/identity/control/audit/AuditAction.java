@@ -1,39 +1,35 @@
 package dev.atrium.identity.control.audit;
 
+import java.util.Locale;
+
 /** The actions the audit log records, by their stored name. */
 public enum AuditAction {
-    REGISTER("register"),
-    VERIFY_EMAIL("verify_email"),
-    VERIFY_EMAIL_RESEND("verify_email_resend"),
-    LOGIN("login"),
-    LOGOUT("logout"),
-    REFRESH("refresh"),
-    PASSWORD_CHANGE("password_change"),
-    PASSWORD_RESET_REQUEST("password_reset_request"),
-    PASSWORD_RESET("password_reset"),
-    LOCKOUT("lockout"),
-    ROLE_GRANT("role_grant"),
-    ROLE_REVOKE("role_revoke"),
-    USER_DELETE("user_delete"),
-    USER_DEACTIVATE("user_deactivate"),
-    USER_ACTIVATE("user_activate"),
-    SESSIONS_END("sessions_end"),
-    KEY_ROTATE("key_rotate"),
-    OAUTH_LOGIN("oauth_login"),
-    OAUTH_UNLINK("oauth_unlink"),
-    SSO_LOGIN("sso_login"),
-    SSO_TICKET_VALIDATE("sso_ticket_validate"),
-    SECURITY_ALERT("security_alert"),
-    SECURITY_ALERT_ACK("security_alert_ack"),
-    HOLD_RELEASE("hold_release");
-
-    private final String stored;
-
-    AuditAction(String stored) {
-        this.stored = stored;
-    }
+    REGISTER,
+    VERIFY_EMAIL,
+    VERIFY_EMAIL_RESEND,
+    LOGIN,
+    LOGOUT,
+    REFRESH,
+    PASSWORD_CHANGE,
+    PASSWORD_RESET_REQUEST,
+    PASSWORD_RESET,
+    LOCKOUT,
+    ROLE_GRANT,
+    ROLE_REVOKE,
+    USER_DELETE,
+    USER_DEACTIVATE,
+    USER_ACTIVATE,
+    SESSIONS_END,
+    KEY_ROTATE,
+    OAUTH_LOGIN,
+    OAUTH_UNLINK,
+    SSO_LOGIN,
+    SSO_TICKET_VALIDATE,
+    SECURITY_ALERT,
+    SECURITY_ALERT_ACK,
+    HOLD_RELEASE;
 
     public String stored() {
-        return stored;
+        return name().toLowerCase(Locale.ROOT);
     }
 }

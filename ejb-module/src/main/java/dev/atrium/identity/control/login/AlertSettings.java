@@ -2,7 +2,6 @@ package dev.atrium.identity.control.login;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Singleton;
@@ -65,7 +64,7 @@ public class AlertSettings {
         counted(problems, LOGIN_MIN_ATTEMPTS, v.loginMinAttempts(), "attempts");
         double percent = v.loginMinSuccessPercent();
         if (!(percent > 0 && percent <= 100)) {
-            problems.add(named(LOGIN_MIN_SUCCESS_PERCENT, Double.toString(percent))
+            problems.add(IdentityConfig.named(LOGIN_MIN_SUCCESS_PERCENT, percent)
                     + ", but must be a percentage above 0 and at most 100");
         }
         counted(problems, LOGIN_MAX_FAILURES, v.loginMaxFailures(), "failures");
@@ -74,7 +73,7 @@ public class AlertSettings {
         counted(problems, THEFT_WINDOW, v.theftWindowMinutes(), "minutes");
         String revoke = v.theftRevoke() == null ? "" : v.theftRevoke().trim();
         if (!revoke.equalsIgnoreCase("true") && !revoke.equalsIgnoreCase("false")) {
-            problems.add(named(THEFT_REVOKE, "'" + revoke + "'") + ", but must be true or false");
+            problems.add(IdentityConfig.named(THEFT_REVOKE, "'" + revoke + "'") + ", but must be true or false");
         }
         counted(problems, LOCATION_WINDOW, v.locationWindowMinutes(), "minutes");
         counted(problems, RESET_MAX, v.resetMax(), "requests");
@@ -86,16 +85,8 @@ public class AlertSettings {
 
     private static void counted(List<String> problems, String key, long value, String unit) {
         if (value <= 0 || value > Integer.MAX_VALUE) {
-            problems.add(named(key, Long.toString(value)) + ", but must be a positive number of " + unit
+            problems.add(IdentityConfig.named(key, value) + ", but must be a positive number of " + unit
                     + " (at most " + Integer.MAX_VALUE + ")");
         }
-    }
-
-    private static String named(String key, String value) {
-        return key + " (" + env(key) + ") is " + value;
-    }
-
-    static String env(String key) {
-        return key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
     }
 }

@@ -71,13 +71,12 @@ public class LoginService {
     PermissionCatalog permissions;
 
     public TokenPair login(String email, String password, RequestOrigin origin) {
-        User user = authenticate(email, password, origin);
-        return pairFor(user);
+        return pairFor(authenticateUser(email, password, origin));
     }
 
     /** Session mode: a new session at every login; the one the request came with, if any, ends. */
     public Session loginSession(String email, String password, RequestOrigin origin, String previousSessionId) {
-        User user = authenticate(email, password, origin);
+        User user = authenticateUser(email, password, origin);
         sessions.destroy(previousSessionId);
         return sessions.create(user.id(), origin);
     }
@@ -89,7 +88,7 @@ public class LoginService {
      */
     public Session loginConsole(String email, String password, RequestOrigin origin, String previousSessionId,
                                 Set<String> accepted) {
-        User user = authenticate(email, password, origin);
+        User user = authenticateUser(email, password, origin);
         if (permissions.permissionsOf(user.roleNames()).stream().noneMatch(accepted::contains)) {
             throw BusinessException.forbidden("This account has no access to the operators' console");
         }
@@ -142,10 +141,6 @@ public class LoginService {
 
     /** The user behind these credentials, with every login limit applied and the attempt audited. */
     public User authenticateUser(String email, String password, RequestOrigin origin) {
-        return authenticate(email, password, origin);
-    }
-
-    private User authenticate(String email, String password, RequestOrigin origin) {
         if (email == null || email.isBlank() || password == null || password.isEmpty()) {
             throw BusinessException.validation("email and password are required");
         }

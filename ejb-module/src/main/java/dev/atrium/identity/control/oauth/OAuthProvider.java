@@ -1,5 +1,6 @@
 package dev.atrium.identity.control.oauth;
 
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -16,23 +17,17 @@ public record OAuthProvider(String name, String clientId, Optional<String> clien
 
     /** How the client proves itself at the token endpoint (RFC 6749 2.3.1). */
     public enum ClientAuthMethod {
-        CLIENT_SECRET_BASIC("client_secret_basic"),
-        CLIENT_SECRET_POST("client_secret_post"),
-        NONE("none");
-
-        private final String value;
-
-        ClientAuthMethod(String value) {
-            this.value = value;
-        }
+        CLIENT_SECRET_BASIC,
+        CLIENT_SECRET_POST,
+        NONE;
 
         public String value() {
-            return value;
+            return name().toLowerCase(Locale.ROOT);
         }
 
         public static Optional<ClientAuthMethod> of(String value) {
             for (var m : values()) {
-                if (m.value.equalsIgnoreCase(value.strip())) {
+                if (m.value().equalsIgnoreCase(value.strip())) {
                     return Optional.of(m);
                 }
             }

@@ -1,7 +1,6 @@
 package dev.atrium.identity.control.token;
 
 import java.util.ArrayList;
-import java.util.Locale;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Singleton;
@@ -48,15 +47,11 @@ public class TokenLifetimes {
     }
 
     private static void bounded(ArrayList<String> problems, String key, long seconds, long max, String spec) {
-        String named = key + " (" + env(key) + ") is " + seconds;
+        String named = IdentityConfig.named(key, seconds);
         if (seconds <= 0) {
             problems.add(named + ", but must be a positive number of seconds");
         } else if (seconds > max) {
             problems.add(named + ", but spec 01 allows at most " + max + " (" + spec + ")");
         }
-    }
-
-    private static String env(String key) {
-        return key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
     }
 }

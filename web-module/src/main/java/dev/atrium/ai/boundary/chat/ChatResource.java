@@ -43,6 +43,7 @@ import dev.atrium.ai.control.chat.StreamCache;
 import dev.atrium.ai.entity.Tier;
 import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
+import dev.atrium.platform.boundary.PathIds;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.error.Problem;
 
@@ -234,12 +235,7 @@ public class ChatResource {
         if (lastOffset < 0) {
             throw BusinessException.validation("last_offset: must be 0 or more");
         }
-        UUID id;
-        try {
-            id = UUID.fromString(messageId);
-        } catch (IllegalArgumentException e) {
-            throw BusinessException.notFound("Cached stream");
-        }
+        UUID id = PathIds.uuid(messageId, "Cached stream");
         long userId = Callers.required(request).userId();
         var cached = cache.read(id, userId).orElseThrow(() -> BusinessException.notFound("Cached stream"));
         var events = new StreamEvents(sink, sse);

@@ -38,10 +38,6 @@ public class ChatSockets {
         live.remove(userId, session);
     }
 
-    public boolean isLive(long userId, Session session) {
-        return live.get(userId) == session;
-    }
-
     public int count() {
         return live.size();
     }

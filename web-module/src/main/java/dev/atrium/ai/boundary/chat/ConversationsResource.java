@@ -1,7 +1,5 @@
 package dev.atrium.ai.boundary.chat;
 
-import java.util.UUID;
-
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -24,8 +22,8 @@ import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
+import dev.atrium.platform.boundary.PathIds;
 import dev.atrium.platform.boundary.openapi.ListOf;
-import dev.atrium.platform.error.BusinessException;
 
 /** The caller's conversation history. */
 @Path("api/conversations")
@@ -56,7 +54,8 @@ public class ConversationsResource {
     @Path("{id}")
     @Operation(summary = "One conversation of the caller")
     public ConversationView get(@PathParam("id") String id) {
-        return ConversationView.from(conversations.get(Callers.required(request).userId(), uuid(id)));
+        return ConversationView.from(conversations.get(Callers.required(request).userId(),
+                PathIds.uuid(id, "Conversation")));
     }
 
     @GET
@@ -64,8 +63,8 @@ public class ConversationsResource {
     @ListOf(MessageView.class)
     @Operation(summary = "The messages of a conversation (sort=created_at for reading order)")
     public Object messages(@PathParam("id") String id) {
-        return Envelopes.of(conversations.messages(Callers.required(request).userId(), uuid(id),
-                ListRequest.from(uri)), uri, MessageView::from);
+        return Envelopes.of(conversations.messages(Callers.required(request).userId(),
+                PathIds.uuid(id, "Conversation"), ListRequest.from(uri)), uri, MessageView::from);
     }
 
     @DELETE
@@ -73,14 +72,6 @@ public class ConversationsResource {
     @Operation(summary = "Delete a conversation and its messages")
     @APIResponse(responseCode = "204", description = "Deleted")
     public void delete(@PathParam("id") String id) {
-        conversations.delete(Callers.required(request).userId(), uuid(id));
-    }
-
-    private static UUID uuid(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw BusinessException.notFound("Conversation");
-        }
+        conversations.delete(Callers.required(request).userId(), PathIds.uuid(id, "Conversation"));
     }
 }

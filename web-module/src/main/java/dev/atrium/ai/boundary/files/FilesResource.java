@@ -43,6 +43,7 @@ import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
+import dev.atrium.platform.boundary.PathIds;
 import dev.atrium.platform.boundary.openapi.ListOf;
 import dev.atrium.platform.error.BusinessException;
 
@@ -139,7 +140,7 @@ public class FilesResource {
     @Path("{id}")
     @Operation(summary = "One of the caller's files: status, type, size and, once ready, metadata")
     public FileView get(@PathParam("id") @Parameter(description = "The file_id the upload answered") String id) {
-        return FileView.from(files.find(Callers.required(request).userId(), uuid(id)));
+        return FileView.from(files.find(Callers.required(request).userId(), PathIds.uuid(id, "File")));
     }
 
     @GET
@@ -153,7 +154,7 @@ public class FilesResource {
             content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM,
                     schema = @Schema(type = SchemaType.STRING, format = "binary")))
     public Response content(@PathParam("id") String id) {
-        var download = files.content(Callers.required(request).userId(), uuid(id));
+        var download = files.content(Callers.required(request).userId(), PathIds.uuid(id, "File"));
         StreamingOutput body = out -> {
             try (InputStream in = download.object().content()) {
                 in.transferTo(out);
@@ -177,7 +178,7 @@ public class FilesResource {
     @APIResponse(responseCode = "409", description = "The file is not ready (still processing, or failed)")
     public FileTextView text(@PathParam("id") String id) {
         long userId = Callers.required(request).userId();
-        UUID fileId = uuid(id);
+        UUID fileId = PathIds.uuid(id, "File");
         String text = files.text(userId, fileId);
         StoredFile file = files.find(userId, fileId);
         return new FileTextView(file.id().toString(), text, text.length(), file.textTruncated());
@@ -188,14 +189,6 @@ public class FilesResource {
     @Operation(summary = "Delete a file, its text and its stored object")
     @APIResponse(responseCode = "204", description = "Deleted")
     public void delete(@PathParam("id") String id) {
-        files.delete(Callers.required(request).userId(), uuid(id));
-    }
-
-    private static UUID uuid(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw BusinessException.notFound("File");
-        }
+        files.delete(Callers.required(request).userId(), PathIds.uuid(id, "File"));
     }
 }

@@ -1,7 +1,5 @@
 package dev.atrium.ai.boundary.tasks;
 
-import java.util.UUID;
-
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -34,6 +32,7 @@ import dev.atrium.identity.control.Callers;
 import dev.atrium.identity.control.RequiresPermission;
 import dev.atrium.platform.boundary.Envelopes;
 import dev.atrium.platform.boundary.ListRequest;
+import dev.atrium.platform.boundary.PathIds;
 import dev.atrium.platform.boundary.openapi.ListOf;
 import dev.atrium.platform.error.BusinessException;
 
@@ -95,7 +94,7 @@ public class TasksResource {
     @Operation(summary = "The status of one of the caller's tasks, with its result, error or progress")
     public TaskView get(@PathParam("task_id") @Parameter(description = "The task_id the submission answered")
                         String taskId) {
-        return TaskView.from(tasks.find(Callers.required(request).userId(), id(taskId)));
+        return TaskView.from(tasks.find(Callers.required(request).userId(), PathIds.uuid(taskId, "Task")));
     }
 
     @GET
@@ -107,13 +106,5 @@ public class TasksResource {
     public Object list() {
         return Envelopes.of(tasks.list(Callers.required(request).userId(), ListRequest.from(uri)), uri,
                 TaskView::from);
-    }
-
-    private static UUID id(String raw) {
-        try {
-            return UUID.fromString(raw);
-        } catch (IllegalArgumentException e) {
-            throw BusinessException.notFound("Task");
-        }
     }
 }

@@ -35,6 +35,7 @@ import dev.atrium.identity.control.CsrfExempt;
 import dev.atrium.identity.control.login.LoginService;
 import dev.atrium.identity.control.login.SessionService;
 import dev.atrium.platform.boundary.ClientAddress;
+import dev.atrium.platform.boundary.HtmlPages;
 import dev.atrium.platform.error.BusinessException;
 
 /**
@@ -50,9 +51,6 @@ public class ConsoleResource {
     /** Holding any of these opens the console; each screen then asks the API, which checks its own permission. */
     static final Set<String> CONSOLE_PERMISSIONS =
             Set.of("admin", "user:read", "agent:review", "agent:trust", "audit:read", "alert:read", "key:rotate");
-
-    static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     private static final Map<String, String> ASSETS = Map.of(
             "console.js", "text/javascript; charset=utf-8",
@@ -113,8 +111,7 @@ public class ConsoleResource {
             throw BusinessException.notFound("Console file");
         }
         try (in) {
-            return Response.ok(in.readAllBytes(), type).header("Content-Security-Policy", POLICY)
-                    .header("Cache-Control", "no-cache").header("Referrer-Policy", "same-origin").build();
+            return HtmlPages.file(in.readAllBytes(), type);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -20,6 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.atrium.platform.boundary.HtmlPages;
 import dev.atrium.platform.error.BusinessException;
 
 /**
@@ -32,12 +33,6 @@ import dev.atrium.platform.error.BusinessException;
 @PermitAll
 @Tag(name = "operations")
 public class OpenApiUiResource {
-
-    /**
-     * Swagger UI sets styles through the DOM (allowed without 'unsafe-inline'), and its icons are data: images.
-     */
-    static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     private static final String OWN = "/openapi-ui/";
     private static final String WEBJAR = "META-INF/resources/webjars/swagger-ui/";
@@ -97,7 +92,6 @@ public class OpenApiUiResource {
             throw BusinessException.notFound("API page file");
         }
         // streamed (the bundle is 1.6 MB) and closed by JAX-RS once written
-        return Response.ok(in, type).header("Content-Security-Policy", POLICY)
-                .header("Cache-Control", "no-cache").header("Referrer-Policy", "same-origin").build();
+        return HtmlPages.file(in, type);
     }
 }
