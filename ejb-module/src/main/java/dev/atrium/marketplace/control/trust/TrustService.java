@@ -121,11 +121,7 @@ public class TrustService {
             return new long[] {0, 0};
         }
         Set<Long> verified = users.verified(byCaller.keySet());
-        long calls = 0;
-        for (Long caller : verified) {
-            calls += byCaller.getOrDefault(caller, 0L);
-        }
-        return new long[] {calls, verified.size()};
+        return new long[] {verified.stream().mapToLong(c -> byCaller.getOrDefault(c, 0L)).sum(), verified.size()};
     }
 
     /**
