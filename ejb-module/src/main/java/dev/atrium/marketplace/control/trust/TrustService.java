@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Logger;
@@ -165,11 +166,8 @@ public class TrustService {
     }
 
     private Agent locked(UUID id) {
-        Agent agent = em.find(Agent.class, id, LockModeType.PESSIMISTIC_WRITE);
-        if (agent == null) {
-            throw BusinessException.notFound("Agent");
-        }
-        return agent;
+        return Optional.ofNullable(em.find(Agent.class, id, LockModeType.PESSIMISTIC_WRITE))
+                .orElseThrow(() -> BusinessException.notFound("Agent"));
     }
 
     static String code(TrustLevel from, TrustLevel to) {
