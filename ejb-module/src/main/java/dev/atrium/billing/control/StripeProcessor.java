@@ -76,7 +76,8 @@ public class StripeProcessor implements PaymentProcessor {
 
     @Override
     public Payment open(TopUp topUp) {
-        String key = secretKey();
+        String key = config.stripeSecretKey.filter(s -> !s.isBlank()).orElseThrow(() -> new BusinessException(
+                Problem.UNAVAILABLE, "No payment processor", "Set atrium.billing.stripe.secret-key"));
         var form = new LinkedHashMap<String, String>();
         form.put("amount", Long.toString(cents(topUp.amount())));
         form.put("currency", Money.CURRENCY.toLowerCase(Locale.ROOT));
@@ -176,7 +177,8 @@ public class StripeProcessor implements PaymentProcessor {
      * the transfer itself (400, 402, 404: nothing moved, and it will not).
      */
     public Transfer transfer(UUID payoutId, BigDecimal amount, String destination, String group) {
-        String key = secretKey();
+        String key = config.stripeSecretKey.filter(s -> !s.isBlank()).orElseThrow(() -> new BusinessException(
+                Problem.UNAVAILABLE, "No payment processor", "Set atrium.billing.stripe.secret-key"));
         var form = new LinkedHashMap<String, String>();
         long cents = cents(amount);
         form.put("amount", Long.toString(cents));
@@ -303,11 +305,6 @@ public class StripeProcessor implements PaymentProcessor {
         } catch (RuntimeException e) {
             return JsonValue.EMPTY_JSON_OBJECT;
         }
-    }
-
-    private String secretKey() {
-        return config.stripeSecretKey.filter(s -> !s.isBlank()).orElseThrow(() -> new BusinessException(
-                Problem.UNAVAILABLE, "No payment processor", "Set atrium.billing.stripe.secret-key"));
     }
 
     /** The id in the object's {@code metadata.<key>}; null when it has none, 400 when it is no id. */
