@@ -103,7 +103,7 @@ public class Balances {
                 .getResultList();
         var released = new ArrayList<Hold>();
         for (UUID id : stale) {
-            if (close(id, Hold.Status.RELEASED)) {
+            if (release(id)) {
                 released.add(em.find(Hold.class, id));
             }
         }
@@ -112,12 +112,14 @@ public class Balances {
 
     /** Gives a hold back untouched (the run did not happen); false when it was closed already. */
     public boolean release(UUID holdId) {
-        return close(holdId, Hold.Status.RELEASED);
-    }
-
-    /** Closes the hold as settled, in the caller's transaction (billing posts the usage in the same one). */
-    public boolean settle(UUID holdId) {
-        return close(holdId, Hold.Status.SETTLED);
+        em.flush();
+        Hold hold = em.find(Hold.class, holdId, LockModeType.PESSIMISTIC_WRITE);
+        if (hold == null || hold.claimed() || !hold.close(Hold.Status.RELEASED, clock.instant())) {
+            return false;
+        }
+        em.createNativeQuery("UPDATE billing_accounts SET held = held - ? WHERE id = ?")
+                .setParameter(1, hold.amount()).setParameter(2, hold.accountId()).executeUpdate();
+        return true;
     }
 
     /** Holds settled together: the amount of each, and what that releases per account. */
@@ -145,16 +147,5 @@ public class Balances {
             }
         }
         return new Settled(byHold, byAccount);
-    }
-
-    private boolean close(UUID holdId, Hold.Status to) {
-        em.flush();
-        Hold hold = em.find(Hold.class, holdId, LockModeType.PESSIMISTIC_WRITE);
-        if (hold == null || to == Hold.Status.RELEASED && hold.claimed() || !hold.close(to, clock.instant())) {
-            return false;
-        }
-        em.createNativeQuery("UPDATE billing_accounts SET held = held - ? WHERE id = ?")
-                .setParameter(1, hold.amount()).setParameter(2, hold.accountId()).executeUpdate();
-        return true;
     }
 }

@@ -46,33 +46,25 @@ public final class Pain001 {
             x.writeDefaultNamespace(NAMESPACE);
             x.writeStartElement("CstmrCdtTrfInitn");
             x.writeStartElement("GrpHdr");
-            text(x, "MsgId", cut(messageId, 35));
-            text(x, "CreDtTm", DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
-                    created.truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC).toLocalDateTime()));
-            text(x, "NbOfTxs", Integer.toString(transfers.size()));
-            text(x, "CtrlSum", sum.toPlainString());
-            x.writeStartElement("InitgPty");
-            text(x, "Nm", cut(debtor.name(), 140));
-            x.writeEndElement();
+            text(x, cut(messageId, 35), "MsgId");
+            text(x, DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
+                    created.truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC).toLocalDateTime()), "CreDtTm");
+            text(x, Integer.toString(transfers.size()), "NbOfTxs");
+            text(x, sum.toPlainString(), "CtrlSum");
+            text(x, cut(debtor.name(), 140), "InitgPty", "Nm");
             x.writeEndElement();
             x.writeStartElement("PmtInf");
-            text(x, "PmtInfId", cut(messageId, 35));
-            text(x, "PmtMtd", "TRF");
-            text(x, "NbOfTxs", Integer.toString(transfers.size()));
-            text(x, "CtrlSum", sum.toPlainString());
-            x.writeStartElement("ReqdExctnDt");
-            text(x, "Dt", execution.toString());
-            x.writeEndElement();
-            x.writeStartElement("Dbtr");
-            text(x, "Nm", cut(debtor.name(), 140));
-            x.writeEndElement();
-            account(x, "DbtrAcct", debtor.iban());
+            text(x, cut(messageId, 35), "PmtInfId");
+            text(x, "TRF", "PmtMtd");
+            text(x, Integer.toString(transfers.size()), "NbOfTxs");
+            text(x, sum.toPlainString(), "CtrlSum");
+            text(x, execution.toString(), "ReqdExctnDt", "Dt");
+            text(x, cut(debtor.name(), 140), "Dbtr", "Nm");
+            text(x, debtor.iban(), "DbtrAcct", "Id", "IBAN");
             agent(x, "DbtrAgt", debtor.bic());
             for (Transfer t : transfers) {
                 x.writeStartElement("CdtTrfTxInf");
-                x.writeStartElement("PmtId");
-                text(x, "EndToEndId", cut(t.endToEndId(), 35));
-                x.writeEndElement();
+                text(x, cut(t.endToEndId(), 35), "PmtId", "EndToEndId");
                 x.writeStartElement("Amt");
                 x.writeStartElement("InstdAmt");
                 x.writeAttribute("Ccy", t.currency());
@@ -82,13 +74,9 @@ public final class Pain001 {
                 if (t.bic() != null) {
                     agent(x, "CdtrAgt", t.bic());
                 }
-                x.writeStartElement("Cdtr");
-                text(x, "Nm", cut(t.creditorName(), 140));
-                x.writeEndElement();
-                account(x, "CdtrAcct", t.iban());
-                x.writeStartElement("RmtInf");
-                text(x, "Ustrd", cut(t.remittance(), 140));
-                x.writeEndElement();
+                text(x, cut(t.creditorName(), 140), "Cdtr", "Nm");
+                text(x, t.iban(), "CdtrAcct", "Id", "IBAN");
+                text(x, cut(t.remittance(), 140), "RmtInf", "Ustrd");
                 x.writeEndElement();
             }
             x.writeEndElement();
@@ -106,32 +94,23 @@ public final class Pain001 {
         return amount.setScale(2, RoundingMode.DOWN);
     }
 
-    private static void account(XMLStreamWriter x, String element, String iban) throws XMLStreamException {
-        x.writeStartElement(element);
-        x.writeStartElement("Id");
-        text(x, "IBAN", iban);
-        x.writeEndElement();
-        x.writeEndElement();
-    }
-
     private static void agent(XMLStreamWriter x, String element, String bic) throws XMLStreamException {
-        x.writeStartElement(element);
-        x.writeStartElement("FinInstnId");
         if (bic == null || bic.isBlank()) {
-            x.writeStartElement("Othr");
-            text(x, "Id", "NOTPROVIDED");
-            x.writeEndElement();
+            text(x, "NOTPROVIDED", element, "FinInstnId", "Othr", "Id");
         } else {
-            text(x, "BICFI", bic);
+            text(x, bic, element, "FinInstnId", "BICFI");
         }
-        x.writeEndElement();
-        x.writeEndElement();
     }
 
-    private static void text(XMLStreamWriter x, String element, String value) throws XMLStreamException {
-        x.writeStartElement(element);
+    /** The value in the innermost of these nested elements. */
+    private static void text(XMLStreamWriter x, String value, String... elements) throws XMLStreamException {
+        for (String element : elements) {
+            x.writeStartElement(element);
+        }
         x.writeCharacters(value);
-        x.writeEndElement();
+        for (int i = 0; i < elements.length; i++) {
+            x.writeEndElement();
+        }
     }
 
     /** At most {@code max} characters, without control characters (the schema's Max…Text types). */

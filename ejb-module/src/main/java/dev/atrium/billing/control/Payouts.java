@@ -220,11 +220,8 @@ public class Payouts {
     }
 
     private Payout locked(UUID payoutId) {
-        Payout payout = em.find(Payout.class, payoutId, LockModeType.PESSIMISTIC_WRITE);
-        if (payout == null) {
-            throw BusinessException.notFound("Payout");
-        }
-        return payout;
+        return Optional.ofNullable(em.find(Payout.class, payoutId, LockModeType.PESSIMISTIC_WRITE))
+                .orElseThrow(() -> BusinessException.notFound("Payout"));
     }
 
     /**

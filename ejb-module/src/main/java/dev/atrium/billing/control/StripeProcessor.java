@@ -142,16 +142,10 @@ public class StripeProcessor implements PaymentProcessor {
                 || !"payment_intent".equals(text(intent, "object")) || text(intent, "id") == null) {
             throw BusinessException.badRequest("data.object: a payment intent is required");
         }
-        String topUp = intent.get("metadata") instanceof JsonObject metadata ? text(metadata, "top_up_id") : null;
-        if (topUp == null) {
-            // a payment of something else on the same Stripe account
+        // none: a payment of something else on the same Stripe account
+        UUID id = metadataId(intent, "top_up_id", "top-up");
+        if (id == null) {
             return Optional.empty();
-        }
-        UUID id;
-        try {
-            id = UUID.fromString(topUp);
-        } catch (IllegalArgumentException e) {
-            throw BusinessException.badRequest("data.object.metadata.top_up_id: not a top-up id");
         }
         BigDecimal amount = null;
         if (outcome == Outcome.SUCCEEDED) {
@@ -160,9 +154,7 @@ public class StripeProcessor implements PaymentProcessor {
             }
             amount = received.bigDecimalValue().movePointLeft(2);
         }
-        String currency = text(intent, "currency");
-        return Optional.of(new Event(outcome, id, text(intent, "id"), amount,
-                currency == null ? null : currency.toUpperCase(Locale.ROOT)));
+        return Optional.of(new Event(outcome, id, text(intent, "id"), amount, currency(intent)));
     }
 
     /** Stripe's answer to a transfer: its id ({@code tr_…}). */
@@ -238,15 +230,9 @@ public class StripeProcessor implements PaymentProcessor {
                 || !"transfer".equals(text(transfer, "object")) || text(transfer, "id") == null) {
             throw BusinessException.badRequest("data.object: a transfer is required");
         }
-        String payout = transfer.get("metadata") instanceof JsonObject metadata ? text(metadata, "payout_id") : null;
-        if (payout == null) {
+        UUID id = metadataId(transfer, "payout_id", "payout");
+        if (id == null) {
             return Optional.empty();
-        }
-        UUID id;
-        try {
-            id = UUID.fromString(payout);
-        } catch (IllegalArgumentException e) {
-            throw BusinessException.badRequest("data.object.metadata.payout_id: not a payout id");
         }
         if (!(transfer.get("amount") instanceof JsonNumber amount) || !amount.isIntegral()) {
             throw BusinessException.badRequest("data.object.amount: whole cents are required");
@@ -256,10 +242,8 @@ public class StripeProcessor implements PaymentProcessor {
                     + ": left to an operator");
             return Optional.empty();
         }
-        String currency = text(transfer, "currency");
         return Optional.of(new TransferEvent(outcome, type, id, text(transfer, "id"),
-                amount.bigDecimalValue().movePointLeft(2), currency == null ? null : currency.toUpperCase(Locale.ROOT),
-                text(transfer, "destination")));
+                amount.bigDecimalValue().movePointLeft(2), currency(transfer), text(transfer, "destination")));
     }
 
     /** Stripe's status and object for a request it answered. */
@@ -321,6 +305,21 @@ public class StripeProcessor implements PaymentProcessor {
         } catch (RuntimeException e) {
             return JsonValue.EMPTY_JSON_OBJECT;
         }
+    }
+
+    /** The id in the object's {@code metadata.<key>}; null when it has none, 400 when it is no id. */
+    private static UUID metadataId(JsonObject object, String key, String what) {
+        String id = object.get("metadata") instanceof JsonObject metadata ? text(metadata, key) : null;
+        try {
+            return id == null ? null : UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw BusinessException.badRequest("data.object.metadata." + key + ": not a " + what + " id");
+        }
+    }
+
+    private static String currency(JsonObject object) {
+        String currency = text(object, "currency");
+        return currency == null ? null : currency.toUpperCase(Locale.ROOT);
     }
 
     static String text(JsonObject object, String name) {

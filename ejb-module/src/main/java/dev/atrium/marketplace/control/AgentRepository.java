@@ -7,12 +7,14 @@ import java.util.UUID;
 
 import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentStatus;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.SubmissionStatus;
+import dev.atrium.platform.error.BusinessException;
 
 /** Reads of agents and their versions. */
 @Stateless
@@ -23,6 +25,12 @@ public class AgentRepository {
 
     public Optional<Agent> find(UUID id) {
         return Optional.ofNullable(em.find(Agent.class, id));
+    }
+
+    /** The agent, its row locked until the transaction ends; 404 when there is none. */
+    public Agent locked(UUID id) {
+        return Optional.ofNullable(em.find(Agent.class, id, LockModeType.PESSIMISTIC_WRITE))
+                .orElseThrow(() -> BusinessException.notFound("Agent"));
     }
 
     public Optional<Agent> findByName(String name) {

@@ -20,7 +20,6 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.criteria.Predicate;
 
-import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.runtime.AgentUsage;
 import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.query.Catalog;
@@ -167,15 +166,6 @@ public class UsageQueries {
     }
 
     public Optional<BillableUsage> billable(UUID usageId) {
-        AgentUsage usage = em.find(AgentUsage.class, usageId);
-        if (usage == null) {
-            return Optional.empty();
-        }
-        Agent agent = em.find(Agent.class, usage.agentId());
-        if (agent == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new BillableUsage(usage.id(), usage.userId(), agent.id(), agent.name(), agent.authorId(),
-                usage.priceCharged(), usage.holdId(), usage.timestamp()));
+        return Optional.ofNullable(billable(List.of(usageId)).get(usageId));
     }
 }

@@ -208,15 +208,8 @@ final class Advisories {
     }
 
     private static List<String> strings(JsonValue v) {
-        var out = new ArrayList<String>();
-        if (v instanceof JsonArray a) {
-            for (JsonValue e : a) {
-                if (e instanceof JsonString s) {
-                    out.add(s.getString());
-                }
-            }
-        }
-        return out;
+        return v instanceof JsonArray a ? a.stream().filter(JsonString.class::isInstance)
+                .map(e -> ((JsonString) e).getString()).toList() : List.of();
     }
 
     int size() {

@@ -217,12 +217,7 @@ final class Manifests {
     }
 
     private static Element child(Element parent, String name) {
-        for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element e && name.equals(local(e))) {
-                return e;
-            }
-        }
-        return null;
+        return children(parent).stream().filter(e -> name.equals(local(e))).findFirst().orElse(null);
     }
 
     private static List<Element> children(Element parent) {

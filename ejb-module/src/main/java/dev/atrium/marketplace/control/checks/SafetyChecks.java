@@ -10,6 +10,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.logging.Logger;
@@ -116,9 +117,7 @@ public class SafetyChecks {
                 try {
                     image = ImageArchive.unpack(archive, root, config.imageCaps());
                 } catch (BundleRefused refused) {
-                    return new SafetyReport(List.of(CheckResult.ran(ImageScan.NAME, "The image could not be unpacked",
-                            List.of(CheckFinding.high(refused.entry(), "The image could not be unpacked: "
-                                    + refused.reason())), 0)));
+                    return notUnpacked(ImageScan.NAME, "The image", refused);
                 }
                 return runImage(card, root, image, scope);
             }
@@ -126,9 +125,7 @@ public class SafetyChecks {
             try {
                 BundleUnpacker.unpack(archive, bundle, config.bundleMaxEntries, config.bundleMaxUnpackedBytes);
             } catch (BundleRefused refused) {
-                return new SafetyReport(List.of(CheckResult.ran(StaticScan.NAME, "The bundle could not be unpacked",
-                        List.of(CheckFinding.high(refused.entry(), "The bundle could not be unpacked: "
-                                + refused.reason())), 0)));
+                return notUnpacked(StaticScan.NAME, "The bundle", refused);
             }
             return run(card, bundle, archive, format, scope);
         } catch (IOException e) {
@@ -138,6 +135,11 @@ public class SafetyChecks {
                 delete(dir);
             }
         }
+    }
+
+    private static SafetyReport notUnpacked(String check, String what, BundleRefused refused) {
+        return new SafetyReport(List.of(CheckResult.ran(check, what + " could not be unpacked",
+                List.of(CheckFinding.high(refused.entry(), what + " could not be unpacked: " + refused.reason())), 0)));
     }
 
     private SafetyReport run(CheckedCard card, Path bundle, Path archive, String format, Scope scope) {
@@ -233,8 +235,7 @@ public class SafetyChecks {
                     ResourceUseCheck.NAME)) {
                 results.add(CheckResult.notRun(name, NOT_RUN_SCHEDULED));
             }
-            results.sort((a, b) -> Integer.compare(order(a.name()), order(b.name())));
-            return new SafetyReport(results);
+            return sorted(results);
         }
         CheckedCard card = runner.card();
         long start;
@@ -275,8 +276,14 @@ public class SafetyChecks {
             ResourceUseCheck.Measured resources = ResourceUseCheck.check(runs);
             results.add(CheckResult.ran(ResourceUseCheck.NAME, resources.summary(), resources.findings(), 0));
         }
-        // the smoke tests first, as the submission answer has always shown them
-        results.sort((a, b) -> Integer.compare(order(a.name()), order(b.name())));
+        return sorted(results);
+    }
+
+    /** The smoke tests first, as the submission answer has always shown them. */
+    private static SafetyReport sorted(List<CheckResult> results) {
+        results.sort(Comparator.comparingInt(r -> List.of(SmokeTestCheck.NAME, StaticScan.NAME, DependencyCheck.NAME,
+                ImageScan.NAME, PromptInjectionCheck.NAME, NetworkAuditCheck.NAME, ResourceUseCheck.NAME)
+                .indexOf(r.name())));
         return new SafetyReport(results);
     }
 
@@ -293,11 +300,6 @@ public class SafetyChecks {
                 return slots.run(SandboxSlots.Claim.CHECK, () -> executor.run(spec));
             }
         };
-    }
-
-    private static int order(String name) {
-        return List.of(SmokeTestCheck.NAME, StaticScan.NAME, DependencyCheck.NAME, ImageScan.NAME,
-                PromptInjectionCheck.NAME, NetworkAuditCheck.NAME, ResourceUseCheck.NAME).indexOf(name);
     }
 
     private static String count(List<CheckFinding> findings, String noun) {

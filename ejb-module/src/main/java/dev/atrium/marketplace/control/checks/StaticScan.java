@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.zip.GZIPInputStream;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -308,18 +309,7 @@ final class StaticScan {
         private final int[] newlines;
 
         Lines(String text) {
-            int count = 0;
-            for (int i = 0; i < text.length(); i++) {
-                if (text.charAt(i) == '\n') {
-                    count++;
-                }
-            }
-            newlines = new int[count];
-            for (int i = 0, n = 0; i < text.length(); i++) {
-                if (text.charAt(i) == '\n') {
-                    newlines[n++] = i;
-                }
-            }
+            newlines = IntStream.range(0, text.length()).filter(i -> text.charAt(i) == '\n').toArray();
         }
 
         int of(int offset) {

@@ -74,9 +74,4 @@ public final class Masker {
     public static boolean isCardNumber(String digits) {
         return NumberDetector.isCard(digits, List.of(digits.length()));
     }
-
-    /** The Luhn check of ASCII digits. */
-    public static boolean luhn(CharSequence digits) {
-        return NumberDetector.luhn(digits);
-    }
 }

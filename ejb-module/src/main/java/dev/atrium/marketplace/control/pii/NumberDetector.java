@@ -34,12 +34,7 @@ final class NumberDetector implements Detector {
     private record Group(int start, int end, String digits, String joiner) {
 
         boolean afterSpace() {
-            for (int i = 0; i < joiner.length(); i++) {
-                if (space(joiner.charAt(i))) {
-                    return true;
-                }
-            }
-            return false;
+            return joiner.chars().anyMatch(c -> space((char) c));
         }
     }
 
@@ -290,11 +285,7 @@ final class NumberDetector implements Detector {
     }
 
     private static int digitsOf(List<Group> groups, Chunk chunk) {
-        int count = 0;
-        for (int g = chunk.first(); g <= chunk.last(); g++) {
-            count += groups.get(g).digits().length();
-        }
-        return count;
+        return groups.subList(chunk.first(), chunk.last() + 1).stream().mapToInt(g -> g.digits().length()).sum();
     }
 
     private static Kind kindOf(List<Group> groups, List<Chunk> chunks, int a, int b, boolean plus) {
@@ -435,12 +426,7 @@ final class NumberDetector implements Detector {
         if (groups.equals(List.of(4, 6, 5)) || groups.equals(List.of(4, 6, 4))) {
             return true;
         }
-        for (int i = 0; i < groups.size() - 1; i++) {
-            if (groups.get(i) != 4) {
-                return false;
-            }
-        }
         int last = groups.get(groups.size() - 1);
-        return last >= 1 && last <= 4;
+        return groups.subList(0, groups.size() - 1).stream().allMatch(g -> g == 4) && last >= 1 && last <= 4;
     }
 }

@@ -62,9 +62,7 @@ public final class PersonalData {
 
     /** The kinds of personal data in the value, keys included, without changing anything. */
     public static List<String> find(JsonValue value) {
-        EnumSet<Kind> found = EnumSet.noneOf(Kind.class);
-        findValue(value, found);
-        return labels(found);
+        return mask(value).kinds();
     }
 
     /** Masks personal data in plain text (an agent's log). */
@@ -75,7 +73,7 @@ public final class PersonalData {
     }
 
     static boolean luhn(CharSequence digits) {
-        return Masker.luhn(digits);
+        return NumberDetector.luhn(digits);
     }
 
     private static List<String> labels(Set<Kind> found) {
@@ -139,34 +137,6 @@ public final class PersonalData {
             builder.add(name, maskValue(entry.getValue(), found));
         }
         return builder.build();
-    }
-
-    private static void findValue(JsonValue value, Set<Kind> found) {
-        if (value == null) {
-            return;
-        }
-        switch (value.getValueType()) {
-            case OBJECT -> {
-                for (Map.Entry<String, JsonValue> entry : ((JsonObject) value).entrySet()) {
-                    Masker.mask(entry.getKey(), found);
-                    findValue(entry.getValue(), found);
-                }
-            }
-            case ARRAY -> {
-                for (JsonValue item : (JsonArray) value) {
-                    findValue(item, found);
-                }
-            }
-            case STRING -> Masker.mask(((JsonString) value).getString(), found);
-            case NUMBER -> {
-                if (isCardNumber((JsonNumber) value)) {
-                    found.add(Kind.CARD);
-                }
-            }
-            default -> {
-                // true, false, null carry nothing
-            }
-        }
     }
 
     private static boolean isCardNumber(JsonNumber number) {

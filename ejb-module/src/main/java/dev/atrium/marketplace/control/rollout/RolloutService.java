@@ -155,7 +155,7 @@ public class RolloutService {
     }
 
     public Agent pause(UUID agentId, long admin, String note) {
-        Agent agent = locked(agentId);
+        Agent agent = agents.locked(agentId);
         Instant now = clock.instant();
         agent.pauseRollout(now);
         record(agent, candidate(agent), AgentAction.ROLLOUT_PAUSED, admin, BY_ADMIN, note, now);
@@ -163,7 +163,7 @@ public class RolloutService {
     }
 
     public Agent resume(UUID agentId, long admin, String note) {
-        Agent agent = locked(agentId);
+        Agent agent = agents.locked(agentId);
         Instant now = clock.instant();
         agent.resumeRollout(now);
         record(agent, candidate(agent), AgentAction.ROLLOUT_RESUMED, admin, BY_ADMIN, note, now);
@@ -172,7 +172,7 @@ public class RolloutService {
 
     /** The next step now, whatever the figures say (a paused rollout too). */
     public Agent promote(UUID agentId, long admin, String note) {
-        Agent agent = locked(agentId);
+        Agent agent = agents.locked(agentId);
         if (agent.rolloutState() == RolloutState.NONE) {
             throw BusinessException.conflict("No version is rolling out");
         }
@@ -185,7 +185,7 @@ public class RolloutService {
     }
 
     public Agent rollBack(UUID agentId, long admin, String note) {
-        Agent agent = locked(agentId);
+        Agent agent = agents.locked(agentId);
         if (agent.rolloutState() == RolloutState.NONE) {
             throw BusinessException.conflict("No version is rolling out");
         }
@@ -222,14 +222,6 @@ public class RolloutService {
     private AgentVersion candidate(Agent agent) {
         return agents.version(agent.candidateVersionId())
                 .orElseThrow(() -> BusinessException.conflict("No version is rolling out"));
-    }
-
-    private Agent locked(UUID id) {
-        Agent agent = em.find(Agent.class, id, LockModeType.PESSIMISTIC_WRITE);
-        if (agent == null) {
-            throw BusinessException.notFound("Agent");
-        }
-        return agent;
     }
 
     private void record(Agent agent, AgentVersion candidate, AgentAction action, long actor, String code,

@@ -1,5 +1,6 @@
 package dev.atrium.marketplace.control.rollout;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -25,9 +26,6 @@ import dev.atrium.platform.error.BusinessException;
 @ApplicationScoped
 public class VersionRouting {
 
-    /** The largest major a caller may pin; anything longer is not a version. */
-    public static final int MAX_MAJOR = 999_999;
-
     @EJB
     AgentRepository agents;
 
@@ -36,9 +34,7 @@ public class VersionRouting {
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256")
                     .digest((agentId + ":" + userId).getBytes(StandardCharsets.UTF_8));
-            long first = ((hash[0] & 0xffL) << 24) | ((hash[1] & 0xffL) << 16) | ((hash[2] & 0xffL) << 8)
-                    | (hash[3] & 0xffL);
-            return (int) (first % 100);
+            return (int) (Integer.toUnsignedLong(ByteBuffer.wrap(hash).getInt()) % 100);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -38,10 +38,10 @@ public class FreeTier {
     /** 402 when this month's calls or tokens are used up; changes nothing. */
     public void check(long userId) {
         YearMonth month = month();
-        if (value(callsKey(userId, month)) >= config.freeCallsPerMonth) {
+        if (store.count(callsKey(userId, month)) >= config.freeCallsPerMonth) {
             throw usedUp("calls", config.freeCallsPerMonth, month);
         }
-        if (value(tokensKey(userId, month)) >= config.freeTokensPerMonth) {
+        if (store.count(tokensKey(userId, month)) >= config.freeTokensPerMonth) {
             throw usedUp("tokens", config.freeTokensPerMonth, month);
         }
     }
@@ -65,10 +65,6 @@ public class FreeTier {
             YearMonth month = month();
             store.add(tokensKey(userId, month), tokens, keep(month));
         }
-    }
-
-    private long value(String key) {
-        return store.count(key);
     }
 
     private YearMonth month() {

@@ -106,10 +106,6 @@ public class InvokeGateway {
             return new Calling(List.of(), null, null, maxPrice);
         }
 
-        List<UUID> chainFor() {
-            return chain;
-        }
-
         /** The invocation a run started under this call belongs to: its root, or the run itself for an own call. */
         UUID rootFor(UUID runId) {
             return root == null ? runId : root;
@@ -276,7 +272,7 @@ public class InvokeGateway {
             }
             var masked = PersonalData.mask(input);
             var run = runner.run(agent, version, masked.value().toString().getBytes(StandardCharsets.UTF_8),
-                    new AgentRunner.Calling(caller.userId(), calling.chainFor(), admission.runId(),
+                    new AgentRunner.Calling(caller.userId(), calling.chain(), admission.runId(),
                             calling.rootFor(admission.runId())));
             return finish(caller, agent, version, masked.value(), run, free, rate, admission, calling);
         }

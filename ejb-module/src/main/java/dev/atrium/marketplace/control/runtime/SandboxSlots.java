@@ -65,32 +65,6 @@ public class SandboxSlots {
         }
     }
 
-    /** One call's place in the pool: compared by identity, as two calls may carry equal claims. */
-    private static final class Ticket {
-
-        private final Claim claim;
-
-        Ticket(Claim claim) {
-            this.claim = claim;
-        }
-
-        Long userId() {
-            return claim.userId();
-        }
-
-        UUID agentId() {
-            return claim.agentId();
-        }
-
-        boolean check() {
-            return claim.check();
-        }
-
-        boolean countsForCaller() {
-            return claim.countsForCaller();
-        }
-    }
-
     @Inject
     @ConfigProperties
     MarketplaceConfig config;
@@ -98,7 +72,7 @@ public class SandboxSlots {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Calls waiting for a slot, oldest first. */
-    private final Deque<Ticket> waiting = new ArrayDeque<>();
+    private final Deque<Claim> waiting = new ArrayDeque<>();
     /** Running and waiting calls per user (outermost calls only) and per agent. */
     private final Map<Long, Integer> byCaller = new HashMap<>();
     private final Map<UUID, Integer> byAgent = new HashMap<>();
@@ -153,7 +127,8 @@ public class SandboxSlots {
 
     /** Runs {@code work} holding a slot for {@code claim}, or 503 with {@code Retry-After} (see the class). */
     public <T> T run(Claim claim, Supplier<T> work) {
-        var ticket = new Ticket(claim);
+        // one call's place in the pool, told apart by identity: two calls may carry equal claims (CHECK)
+        var ticket = new Claim(claim.userId(), claim.agentId(), claim.nested());
         admit(ticket);
         try {
             return work.get();
@@ -162,7 +137,7 @@ public class SandboxSlots {
         }
     }
 
-    private void admit(Ticket ticket) {
+    private void admit(Claim ticket) {
         lock.lock();
         try {
             if (ticket.countsForCaller() && count(byCaller, ticket.userId()) >= perCaller) {
@@ -189,7 +164,7 @@ public class SandboxSlots {
                 Thread.currentThread().interrupt();
                 throw busy();
             } finally {
-                waiting.remove(ticket);
+                waiting.removeIf(t -> t == ticket);
                 if (admitted) {
                     running++;
                     if (!ticket.check()) {
@@ -206,7 +181,7 @@ public class SandboxSlots {
         }
     }
 
-    private void leave(Ticket ticket) {
+    private void leave(Claim ticket) {
         lock.lock();
         try {
             running--;
@@ -221,12 +196,12 @@ public class SandboxSlots {
     }
 
     /** The oldest waiting call a free slot may take now: checks any slot, invocations all but the checks' own. */
-    private Ticket firstEligible() {
+    private Claim firstEligible() {
         if (running >= size) {
             return null;
         }
         boolean invocationFits = invocations < size - checkSlots;
-        for (Ticket t : waiting) {
+        for (Claim t : waiting) {
             if (t.check() || invocationFits) {
                 return t;
             }
@@ -234,7 +209,7 @@ public class SandboxSlots {
         return null;
     }
 
-    private void counted(Ticket ticket, int delta) {
+    private void counted(Claim ticket, int delta) {
         if (ticket.countsForCaller()) {
             byCaller.merge(ticket.userId(), delta, (a, b) -> a + b == 0 ? null : a + b);
         }

@@ -1,8 +1,6 @@
 package dev.atrium.marketplace.control.search;
 
-import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -25,7 +23,6 @@ import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause;
@@ -37,7 +34,6 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.store.ByteBuffersDirectory;
 
 /**
  * The search index of listed agents, in memory: an HNSW graph of their capability embeddings (cosine) and a BM25
@@ -50,7 +46,7 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * search close to exact at these sizes. Hybrid search fuses the vector ranking and the BM25 ranking by reciprocal rank
  * (k = {@value #RRF_K}).
  */
-public final class AgentIndex implements Closeable {
+public final class AgentIndex extends LuceneIndex {
 
     /** One listed agent as the index sees it. */
     public record Entry(UUID id, String category, List<String> capabilities, String text, float[] vector) {
@@ -72,22 +68,16 @@ public final class AgentIndex implements Closeable {
     private static final String TEXT = "text";
     private static final String VECTOR = "vector";
 
-    private final int dimension;
-    private final Analyzer analyzer = new EnglishAnalyzer();
-    private final ByteBuffersDirectory directory = new ByteBuffersDirectory();
-    private final IndexWriter writer;
-    private final SearcherManager searchers;
+    private final Analyzer analyzer;
     private final Map<UUID, Entry> entries = new ConcurrentHashMap<>();
 
     public AgentIndex(int dimension) {
-        this.dimension = dimension;
-        try {
-            writer = new IndexWriter(directory, new IndexWriterConfig(analyzer)
-                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE));
-            searchers = new SearcherManager(writer, null);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        this(dimension, new EnglishAnalyzer());
+    }
+
+    private AgentIndex(int dimension, Analyzer analyzer) {
+        super(dimension, analyzer);
+        this.analyzer = analyzer;
     }
 
     /** Adds or replaces one agent. */
@@ -239,54 +229,5 @@ public final class AgentIndex implements Closeable {
         doc.add(new TextField(TEXT, e.text(), Field.Store.NO));
         doc.add(new KnnFloatVectorField(VECTOR, e.vector(), VectorSimilarityFunction.COSINE));
         return doc;
-    }
-
-    private void checkDimension(float[] vector) {
-        if (vector == null || vector.length != dimension) {
-            throw new IllegalArgumentException("Expected a vector of " + dimension + " dimensions");
-        }
-    }
-
-    @FunctionalInterface
-    private interface Write {
-        void run() throws IOException;
-    }
-
-    @FunctionalInterface
-    private interface Read<T> {
-        T run(IndexSearcher searcher) throws IOException;
-    }
-
-    private void write(Write change) {
-        try {
-            change.run();
-            searchers.maybeRefreshBlocking();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private <T> T search(Read<T> read) {
-        try {
-            IndexSearcher searcher = searchers.acquire();
-            try {
-                return read.run(searcher);
-            } finally {
-                searchers.release(searcher);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    @Override
-    public void close() {
-        try {
-            searchers.close();
-            writer.close();
-            directory.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,8 +1,6 @@
 package dev.atrium.marketplace.control.search;
 
-import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -18,15 +16,10 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StringField;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
-import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.SearcherManager;
-import org.apache.lucene.store.ByteBuffersDirectory;
 
 /**
  * The distinct capabilities of the indexed agents, each with the embedding computed once when its agent's version was
@@ -35,7 +28,7 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * declares it; each knows the categories of the agents that declare it. Mutations are serialised; searches run
  * concurrently on the last refreshed view.
  */
-public final class CapabilityIndex implements Closeable {
+public final class CapabilityIndex extends LuceneIndex {
 
     /** A capability near the query: its name, cosine similarity and the categories of the agents declaring it. */
     public record Neighbour(String capability, double similarity, Set<String> categories) {
@@ -44,44 +37,25 @@ public final class CapabilityIndex implements Closeable {
     private static final String NAME = "name";
     private static final String VECTOR = "vector";
 
-    private final int dimension;
-    private final ByteBuffersDirectory directory = new ByteBuffersDirectory();
-    private final IndexWriter writer;
-    private final SearcherManager searchers;
     /** capability → agent → that agent's category */
     private final Map<String, Map<UUID, String>> holders = new HashMap<>();
     /** agent → the capabilities it holds */
     private final Map<UUID, Set<String>> held = new HashMap<>();
 
     public CapabilityIndex(int dimension) {
-        this.dimension = dimension;
-        try {
-            writer = new IndexWriter(directory, new IndexWriterConfig(new KeywordAnalyzer())
-                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE));
-            searchers = new SearcherManager(writer, null);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        super(dimension, new KeywordAnalyzer());
     }
 
     /** The capabilities of one agent with their embeddings; replaces what the agent held before. */
     public synchronized void put(UUID agent, String category, Map<String, float[]> capabilities) {
-        try {
+        write(() -> {
             release(agent);
             hold(agent, category, capabilities);
-            searchers.maybeRefreshBlocking();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        });
     }
 
     public synchronized void remove(UUID agent) {
-        try {
-            release(agent);
-            searchers.maybeRefreshBlocking();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        write(() -> release(agent));
     }
 
     /** One agent's holding, for {@link #replaceAll}. */
@@ -89,17 +63,14 @@ public final class CapabilityIndex implements Closeable {
     }
 
     public synchronized void replaceAll(Collection<Holding> all) {
-        try {
+        write(() -> {
             writer.deleteAll();
             holders.clear();
             held.clear();
             for (Holding h : all) {
                 hold(h.agent(), h.category(), h.capabilities());
             }
-            searchers.maybeRefreshBlocking();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        });
     }
 
     /** How many distinct capabilities are indexed. */
@@ -109,25 +80,18 @@ public final class CapabilityIndex implements Closeable {
 
     /** The {@code k} capabilities nearest the query, most similar first (ties by name). */
     public List<Neighbour> nearest(float[] query, int k) {
-        check(query);
-        try {
-            IndexSearcher searcher = searchers.acquire();
-            try {
-                var found = new ArrayList<Neighbour>();
-                for (ScoreDoc d : searcher.search(new KnnFloatVectorQuery(VECTOR, query, k), k).scoreDocs) {
-                    String name = searcher.storedFields().document(d.doc).get(NAME);
-                    // Lucene's cosine score is (1 + cos) / 2
-                    found.add(new Neighbour(name, 2 * (double) d.score - 1, categories(name)));
-                }
-                found.sort(Comparator.comparingDouble(Neighbour::similarity).reversed()
-                        .thenComparing(Neighbour::capability));
-                return List.copyOf(found);
-            } finally {
-                searchers.release(searcher);
+        checkDimension(query);
+        return search(searcher -> {
+            var found = new ArrayList<Neighbour>();
+            for (ScoreDoc d : searcher.search(new KnnFloatVectorQuery(VECTOR, query, k), k).scoreDocs) {
+                String name = searcher.storedFields().document(d.doc).get(NAME);
+                // Lucene's cosine score is (1 + cos) / 2
+                found.add(new Neighbour(name, 2 * (double) d.score - 1, categories(name)));
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+            found.sort(Comparator.comparingDouble(Neighbour::similarity).reversed()
+                    .thenComparing(Neighbour::capability));
+            return List.copyOf(found);
+        });
     }
 
     private synchronized Set<String> categories(String capability) {
@@ -141,7 +105,7 @@ public final class CapabilityIndex implements Closeable {
         for (var c : capabilities.entrySet()) {
             var of = holders.get(c.getKey());
             if (of == null) {
-                check(c.getValue());
+                checkDimension(c.getValue());
                 of = new HashMap<>();
                 holders.put(c.getKey(), of);
                 var doc = new Document();
@@ -167,23 +131,6 @@ public final class CapabilityIndex implements Closeable {
                 holders.remove(c);
                 writer.deleteDocuments(new Term(NAME, c));
             }
-        }
-    }
-
-    private void check(float[] vector) {
-        if (vector == null || vector.length != dimension) {
-            throw new IllegalArgumentException("Expected a vector of " + dimension + " dimensions");
-        }
-    }
-
-    @Override
-    public void close() {
-        try {
-            searchers.close();
-            writer.close();
-            directory.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -6,7 +6,6 @@ import java.io.StringReader;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -111,15 +111,9 @@ public class SearchIndex {
 
     /** The differences between the listed agents in the database and what the index holds. */
     public static Diff diff(Map<UUID, Stamp> database, Map<UUID, Stamp> indexed) {
-        var apply = new HashSet<UUID>();
-        database.forEach((id, stamp) -> {
-            if (!stamp.equals(indexed.get(id))) {
-                apply.add(id);
-            }
-        });
-        var remove = new HashSet<>(indexed.keySet());
-        remove.removeAll(database.keySet());
-        return new Diff(Set.copyOf(apply), Set.copyOf(remove));
+        var apply = database.keySet().stream().filter(id -> !database.get(id).equals(indexed.get(id)));
+        var remove = indexed.keySet().stream().filter(id -> !database.containsKey(id));
+        return new Diff(apply.collect(Collectors.toUnmodifiableSet()), remove.collect(Collectors.toUnmodifiableSet()));
     }
 
     /**

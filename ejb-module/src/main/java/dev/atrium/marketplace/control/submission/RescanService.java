@@ -85,10 +85,7 @@ public class RescanService {
     }
 
     public Rescan rescan(UUID agentId, long reviewer) {
-        Agent found = em.find(Agent.class, agentId);
-        if (found == null) {
-            throw BusinessException.notFound("Agent");
-        }
+        Agent found = agents.find(agentId).orElseThrow(() -> BusinessException.notFound("Agent"));
         return scan(found, reviewer, SafetyChecks.Scope.ALL, false);
     }
 

@@ -69,7 +69,7 @@ public class ReviewService {
      * {@link TrustService}.
      */
     public Agent approve(UUID id, long reviewer, String note) {
-        Agent agent = locked(id);
+        Agent agent = agents.locked(id);
         Instant now = clock.instant();
         AgentVersion version = pending(agent);
         AgentStatus before = agent.status();
@@ -86,7 +86,7 @@ public class ReviewService {
 
     /** Rejects the version waiting for review; a listed agent goes on serving its current version. */
     public Agent reject(UUID id, long reviewer, List<String> reasons) {
-        Agent agent = locked(id);
+        Agent agent = agents.locked(id);
         Instant now = clock.instant();
         AgentVersion version = pending(agent);
         String text = String.join("\n", reasons);
@@ -97,7 +97,7 @@ public class ReviewService {
     }
 
     public Agent takeDown(UUID id, long reviewer, TakedownReason reason, String details) {
-        Agent agent = locked(id);
+        Agent agent = agents.locked(id);
         Instant now = clock.instant();
         agent.takeDown(now);
         record(agent, AgentAction.TAKEN_DOWN, AgentStatus.ACTIVE, reviewer, reason.value(), details, now);
@@ -111,7 +111,7 @@ public class ReviewService {
      * lift (a high-risk finding in the bundle, the author's account deleted) is 409.
      */
     public Agent reinstate(UUID id, long reviewer, String note) {
-        Agent agent = locked(id);
+        Agent agent = agents.locked(id);
         Instant now = clock.instant();
         String reason = takedownReason(id);
         if (agent.status() == AgentStatus.SUSPENDED && (reason == null || !REINSTATABLE.contains(reason))) {
@@ -158,14 +158,6 @@ public class ReviewService {
             }
         }
         return suspended;
-    }
-
-    private Agent locked(UUID id) {
-        Agent agent = em.find(Agent.class, id, LockModeType.PESSIMISTIC_WRITE);
-        if (agent == null) {
-            throw BusinessException.notFound("Agent");
-        }
-        return agent;
     }
 
     private AgentVersion pending(Agent agent) {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Logger;
@@ -121,11 +122,7 @@ public class TrustService {
             return new long[] {0, 0};
         }
         Set<Long> verified = users.verified(byCaller.keySet());
-        long calls = 0;
-        for (Long caller : verified) {
-            calls += byCaller.getOrDefault(caller, 0L);
-        }
-        return new long[] {calls, verified.size()};
+        return new long[] {verified.stream().mapToLong(c -> byCaller.getOrDefault(c, 0L)).sum(), verified.size()};
     }
 
     /**
@@ -169,11 +166,8 @@ public class TrustService {
     }
 
     private Agent locked(UUID id) {
-        Agent agent = em.find(Agent.class, id, LockModeType.PESSIMISTIC_WRITE);
-        if (agent == null) {
-            throw BusinessException.notFound("Agent");
-        }
-        return agent;
+        return Optional.ofNullable(em.find(Agent.class, id, LockModeType.PESSIMISTIC_WRITE))
+                .orElseThrow(() -> BusinessException.notFound("Agent"));
     }
 
     static String code(TrustLevel from, TrustLevel to) {

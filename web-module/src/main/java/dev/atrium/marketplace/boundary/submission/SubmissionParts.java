@@ -2,17 +2,18 @@ package dev.atrium.marketplace.boundary.submission;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 
 import jakarta.ws.rs.core.EntityPart;
 
 import dev.atrium.marketplace.control.submission.CardValidator;
 import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.http.BodyLimit;
 
 /**
  * The parts of a submission read from the multipart body: the card as text, the bundle copied to a temporary
@@ -87,17 +88,8 @@ public final class SubmissionParts implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        try (InputStream in = part.getContent(); OutputStream out = Files.newOutputStream(file)) {
-            byte[] buffer = new byte[64 * 1024];
-            long total = 0;
-            int n;
-            while ((n = in.read(buffer)) > 0) {
-                total += n;
-                if (total > max) {
-                    throw UploadLimitFilter.tooLarge(max);
-                }
-                out.write(buffer, 0, n);
-            }
+        try (InputStream in = BodyLimit.bound(part.getContent(), max, () -> UploadLimitFilter.tooLarge(max))) {
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
             return file;
         } catch (IOException | RuntimeException e) {
             delete(file);
