@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -13,7 +14,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
@@ -171,22 +171,37 @@ public class BundleCache {
         });
     }
 
-    private static void delete(Path dir) {
-        if (!Files.exists(dir)) {
+    /**
+     * Removes a tree. Each real directory is made writable before its entries go (removing an entry needs its
+     * directory's write bit, not its own); a link is removed, never followed: an image's links point at host paths.
+     */
+    static void delete(Path dir) {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.setPosixFilePermissions(p, Files.isDirectory(p) ? Set.of(PosixFilePermission.OWNER_READ,
-                            PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE) : Set.of(
-                            PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
-                    Files.deleteIfExists(p);
-                } catch (IOException | UnsupportedOperationException e) {
-                    // best effort: a leftover temporary directory is swept with the data directory
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+                    Files.setPosixFilePermissions(d, Set.of(PosixFilePermission.OWNER_READ,
+                            PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE));
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    Files.deleteIfExists(d);
+                    return FileVisitResult.CONTINUE;
                 }
             });
-        } catch (IOException e) {
+        } catch (IOException | UnsupportedOperationException e) {
+            // a leftover temporary directory is swept with the data directory
             LOG.fine(() -> "Cannot remove " + dir + ": " + e.getMessage());
         }
     }

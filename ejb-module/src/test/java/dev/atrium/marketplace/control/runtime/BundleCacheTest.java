@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
@@ -135,5 +136,59 @@ class BundleCacheTest {
         try (var left = Files.list(data.resolve("bundles"))) {
             assertThat(left).isEmpty();
         }
+    }
+
+    /**
+     * An image's symbolic links may point anywhere on the host (they are resolved only inside the sandbox): clearing
+     * away a refused image's half-unpacked tree must not change what they point at.
+     */
+    @Test
+    void whenARefusedImageLeftLinksToHostPathsThenTheirTargetsKeepTheirModes() throws Exception {
+        Path outside = Files.createDirectories(data.resolve("host"));
+        Path file = Files.writeString(outside.resolve("passwd"), "root:x:0:0");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        Path dir = Files.createDirectories(outside.resolve("usr"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        var store = new FileObjectStore(data.resolve("objects"));
+        byte[] image = TestImages.dockerSave(java.util.List.of(
+                TestImages.layer(TestImages.E.s("etc/passwd", file.toString()), TestImages.E.s("usr", dir.toString()),
+                        TestImages.E.f("app/agent.sh", "echo hi")),
+                TestImages.layer(TestImages.E.c("dev/sda"))), "{\"Entrypoint\":[\"/app/agent.sh\"]}");
+        String key = "marketplace/agents/a/1.0.0/u/bundle.oci";
+        store.put(key, new ByteArrayInputStream(image), "application/x-tar");
+
+        assertThatThrownBy(() -> cache(store).image(key)).isInstanceOfSatisfying(BusinessException.class,
+                e -> assertThat(e.problem().status()).isEqualTo(503));
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r--r--");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwxr-xr-x");
+        try (var left = Files.list(data.resolve("bundles"))) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    /**
+     * The tree an instance clears after losing the race to unpack a version (another instance sharing the data
+     * directory moved its copy first) is a whole image, links to host paths included.
+     */
+    @Test
+    void whenAnUnpackedTreeIsClearedThenTheTargetsOfItsLinksKeepTheirModes() throws Exception {
+        Path file = Files.writeString(data.resolve("shadow"), "root:*:");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
+        Path dir = Files.createDirectories(data.resolve("bin"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path tree = Files.createDirectories(data.resolve(".tmp-lost/b/root/etc"));
+        Files.createSymbolicLink(tree.resolve("shadow"), file);
+        Files.createSymbolicLink(tree.getParent().resolve("bin"), dir);
+        Files.writeString(tree.resolve("hosts"), "127.0.0.1 localhost");
+        Files.setPosixFilePermissions(tree.resolve("hosts"), PosixFilePermissions.fromString("r--r--r--"));
+
+        BundleCache.delete(data.resolve(".tmp-lost"));
+
+        assertThat(data.resolve(".tmp-lost")).doesNotExist();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r-----");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwxr-xr-x");
+        assertThat(dir).exists();
+        assertThat(file).hasContent("root:*:");
     }
 }
