@@ -2,12 +2,9 @@ package dev.atrium.marketplace.control.checks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,6 +29,7 @@ import dev.atrium.platform.error.Problem;
 import dev.atrium.sandbox.BundlePaths;
 import dev.atrium.sandbox.BundleRefused;
 import dev.atrium.sandbox.BundleUnpacker;
+import dev.atrium.sandbox.FileTrees;
 import dev.atrium.sandbox.Executor;
 import dev.atrium.sandbox.ImageArchive;
 import dev.atrium.sandbox.RunResult;
@@ -336,29 +334,8 @@ public class SafetyChecks {
 
     /** Removes the directory without following links out of it. */
     static void delete(Path dir) {
-        try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                    // an unpacked bundle may hold read-only directories
-                    d.toFile().setWritable(true, true);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.deleteIfExists(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            LOG.warning(() -> "The checks' directory " + dir + " could not be removed: " + e);
+        if (!FileTrees.delete(dir)) {
+            LOG.warning(() -> "The checks' directory " + dir + " could not be removed");
         }
     }
 }

@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -37,6 +36,7 @@ import dev.atrium.platform.http.JsonProviders;
 import dev.atrium.platform.objects.ObjectStore;
 import dev.atrium.sandbox.BundleRefused;
 import dev.atrium.sandbox.BundleUnpacker;
+import dev.atrium.sandbox.FileTrees;
 import dev.atrium.sandbox.ImageArchive;
 import dev.atrium.sandbox.ImageConfig;
 
@@ -152,7 +152,10 @@ public class BundleCache {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot unpack bundle " + key, e);
         } finally {
-            delete(work);
+            if (!FileTrees.delete(work)) {
+                // swept with the data directory
+                LOG.fine(() -> "Cannot remove " + work);
+            }
         }
     }
 
@@ -169,41 +172,6 @@ public class BundleCache {
                 return FileVisitResult.CONTINUE;
             }
         });
-    }
-
-    /**
-     * Removes a tree. Each real directory is made writable before its entries go (removing an entry needs its
-     * directory's write bit, not its own); a link is removed, never followed: an image's links point at host paths.
-     */
-    static void delete(Path dir) {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                    Files.setPosixFilePermissions(d, Set.of(PosixFilePermission.OWNER_READ,
-                            PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE));
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.deleteIfExists(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException | UnsupportedOperationException e) {
-            // a leftover temporary directory is swept with the data directory
-            LOG.fine(() -> "Cannot remove " + dir + ": " + e.getMessage());
-        }
     }
 
     static String name(String key) {

@@ -166,29 +166,4 @@ class BundleCacheTest {
             assertThat(left).isEmpty();
         }
     }
-
-    /**
-     * The tree an instance clears after losing the race to unpack a version (another instance sharing the data
-     * directory moved its copy first) is a whole image, links to host paths included.
-     */
-    @Test
-    void whenAnUnpackedTreeIsClearedThenTheTargetsOfItsLinksKeepTheirModes() throws Exception {
-        Path file = Files.writeString(data.resolve("shadow"), "root:*:");
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
-        Path dir = Files.createDirectories(data.resolve("bin"));
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Path tree = Files.createDirectories(data.resolve(".tmp-lost/b/root/etc"));
-        Files.createSymbolicLink(tree.resolve("shadow"), file);
-        Files.createSymbolicLink(tree.getParent().resolve("bin"), dir);
-        Files.writeString(tree.resolve("hosts"), "127.0.0.1 localhost");
-        Files.setPosixFilePermissions(tree.resolve("hosts"), PosixFilePermissions.fromString("r--r--r--"));
-
-        BundleCache.delete(data.resolve(".tmp-lost"));
-
-        assertThat(data.resolve(".tmp-lost")).doesNotExist();
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r-----");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwxr-xr-x");
-        assertThat(dir).exists();
-        assertThat(file).hasContent("root:*:");
-    }
 }
