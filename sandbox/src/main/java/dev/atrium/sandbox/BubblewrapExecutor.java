@@ -11,6 +11,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -51,6 +57,23 @@ public final class BubblewrapExecutor implements Executor {
     private final Cgroups cgroups;
     private final SandboxCapabilities capabilities;
     private final String owner;
+    /** How long a run whose process exited waits for its outputs to end before it kills what holds them. */
+    private static final long OUTPUT_GRACE_MILLIS = 20;
+    /**
+     * Removes the sandboxes of finished prepared runs after their answer: two threads, made when first needed. A
+     * sandbox left here when the JVM ends is swept by the next executor ({@link StaleRuns}).
+     */
+    private static final ExecutorService REMOVALS = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(), work -> {
+                Thread t = new Thread(work, "sandbox-removals");
+                t.setDaemon(true);
+                return t;
+            });
+
+    static {
+        ((ThreadPoolExecutor) REMOVALS).allowCoreThreadTimeOut(true);
+    }
+
     /** Shared by every executor of this JVM, so two of them never name a run alike. */
     private static final AtomicLong SEQUENCE = new AtomicLong();
     private final BwrapArguments arguments;
@@ -95,6 +118,16 @@ public final class BubblewrapExecutor implements Executor {
 
     @Override
     public RunResult run(RunSpec spec) {
+        refuseWhatCannotRun(spec);
+        if (Thread.currentThread().isInterrupted()) {
+            // as a blocking call would: an interrupted caller gets no run at all
+            return new RunResult(Outcome.KILLED, -1, new byte[0], new byte[0], false, false, Duration.ZERO, 0,
+                    List.of(), "The calling thread was interrupted before the run started");
+        }
+        return execute(spec, cgroups.any());
+    }
+
+    private void refuseWhatCannotRun(RunSpec spec) {
         if (!capabilities.namespaces()) {
             throw new SandboxRefused("The sandbox cannot start here: " + String.join("; ", capabilities.problems()));
         }
@@ -115,54 +148,139 @@ public final class BubblewrapExecutor implements Executor {
                     + "lacks");
         }
         checkBundle(spec.bundleDir());
-        if (Thread.currentThread().isInterrupted()) {
-            // as a blocking call would: an interrupted caller gets no run at all
-            return new RunResult(Outcome.KILLED, -1, new byte[0], new byte[0], false, false, Duration.ZERO, 0,
-                    List.of(), "The calling thread was interrupted before the run started");
-        }
-        return execute(spec, cgroups.any());
+    }
+
+    @Override
+    public Prepared prepare(RunSpec spec) {
+        refuseWhatCannotRun(spec);
+        return launch(spec, cgroups.any());
     }
 
     private RunResult execute(RunSpec spec, boolean limited) {
-        String id = owner + SEQUENCE.incrementAndGet();
-        Path runDir = workRoot.resolve(id);
-        long started = System.nanoTime();
-        Cgroups.Group group = null;
-        EgressProxy proxy = null;
-        SandboxProcess process = null;
-        boolean restoreInterrupt = false;
+        return launch(spec, limited).run(spec.stdin(), false);
+    }
+
+    /**
+     * Makes the run's directory, cgroups and egress proxy and starts its process tree, which waits for its stdin; on
+     * a failure everything made so far is removed.
+     */
+    private Launched launch(RunSpec spec, boolean limited) {
+        var run = new Launched(owner + SEQUENCE.incrementAndGet(), spec);
         try {
-            Files.createDirectory(runDir);
+            Files.createDirectory(run.dir);
             if (limited) {
-                group = cgroups.create(id, spec.limits());
+                run.group = cgroups.create(run.id, spec.limits());
             }
-            Path audit = runDir.resolve("network.audit");
             if (proxied(spec)) {
-                proxy = EgressProxy.start(id, spec.network(), egressPolicy);
+                run.proxy = EgressProxy.start(run.id, spec.network(), egressPolicy);
             }
-            Path options = runDir.resolve("bwrap.options");
-            Files.write(options, BwrapArguments.nulSeparated(bwrapOptions(spec, proxy == null ? null : proxy.dir())));
-            var builder = new ProcessBuilder(arguments.command(spec, audit, proxy != null));
+            Path options = run.dir.resolve("bwrap.options");
+            Files.write(options, BwrapArguments.nulSeparated(bwrapOptions(spec, run.proxy == null ? null
+                    : run.proxy.dir())));
+            var builder = new ProcessBuilder(arguments.command(spec, run.audit(), run.proxy != null));
             // the launcher starts in / with an empty environment: nothing of the server's shows inside
             builder.directory(new File("/"));
             builder.environment().clear();
             builder.environment().put("ATRIUM_BWRAP_OPTIONS", options.toString());
-            if (group != null) {
+            if (run.group != null) {
                 builder.environment().put("ATRIUM_CGROUP_PROCS", String.join(" ",
-                        group.procsFiles().stream().map(Path::toString).toList()));
+                        run.group.procsFiles().stream().map(Path::toString).toList()));
             }
-            process = new SandboxProcess(builder.start(), group);
-            process.pump(id, spec);
+            run.process = new SandboxProcess(builder.start(), run.group);
+            run.process.pumpOutput(run.id, spec);
+            return run;
+        } catch (IOException | RuntimeException e) {
+            run.close();
+            throw e instanceof IOException io ? new SandboxRefused("The sandbox could not start: " + io.getMessage(),
+                    io) : (RuntimeException) e;
+        }
+    }
 
-            boolean timedOut = false;
-            boolean interrupted = false;
-            try {
-                timedOut = !process.waitFor(spec.limits().timeout());
-            } catch (InterruptedException e) {
-                interrupted = true;
+    /** A started run: its files, groups, proxy and process, removed together by {@link #close()}. */
+    private final class Launched implements Prepared {
+        private final String id;
+        private final RunSpec spec;
+        private final Path dir;
+        private Cgroups.Group group;
+        private EgressProxy proxy;
+        private SandboxProcess process;
+        private boolean used;
+
+        private Launched(String id, RunSpec spec) {
+            this.id = id;
+            this.spec = spec;
+            this.dir = workRoot.resolve(id);
+        }
+
+        private Path audit() {
+            return dir.resolve("network.audit");
+        }
+
+        @Override
+        public boolean waiting() {
+            return !used && process != null && process.alive();
+        }
+
+        @Override
+        public boolean settled() {
+            return group == null || group.settled();
+        }
+
+        @Override
+        public RunResult run(byte[] stdin) {
+            return run(stdin, true);
+        }
+
+        /**
+         * With {@code removeAfter}, a run whose process exited on its own and whose outputs ended answers at once and
+         * leaves its removal (the kill of anything left in its groups, the groups, the proxy, the files) to
+         * {@link #REMOVALS}; otherwise it answers once everything is removed.
+         */
+        private RunResult run(byte[] stdin, boolean removeAfter) {
+            if (used) {
+                throw new IllegalStateException("A sandbox runs once");
             }
-            process.finish();
-            Duration wall = Duration.ofNanos(System.nanoTime() - started);
+            used = true;
+            boolean restoreInterrupt = false;
+            boolean removed = false;
+            try {
+                long started = System.nanoTime();
+                process.feed(id, stdin == null ? new byte[0] : stdin);
+                boolean timedOut = false;
+                boolean interrupted = false;
+                try {
+                    timedOut = !process.waitFor(spec.limits().timeout());
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+                if (removeAfter && !timedOut && !interrupted && !process.overflowed()
+                        && process.outputEnded(OUTPUT_GRACE_MILLIS)) {
+                    RunResult result = result(false, false, Duration.ofNanos(System.nanoTime() - started));
+                    REMOVALS.execute(this::close);
+                    removed = true;
+                    return result;
+                }
+                process.finish();
+                Duration wall = Duration.ofNanos(System.nanoTime() - started);
+                restoreInterrupt = interrupted;
+                return result(timedOut, interrupted, wall);
+            } finally {
+                if (!removed) {
+                    // the cleanup's file writes go through interruptible channels: run it with the flag cleared,
+                    // then restore
+                    restoreInterrupt |= Thread.interrupted();
+                    try {
+                        close();
+                    } finally {
+                        if (restoreInterrupt || Thread.interrupted()) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                }
+            }
+        }
+
+        private RunResult result(boolean timedOut, boolean interrupted, Duration wall) {
             int exit = process.exit();
             SandboxProcess.Pump out = process.stdout();
             SandboxProcess.Pump err = process.stderr();
@@ -173,7 +291,7 @@ public final class BubblewrapExecutor implements Executor {
             long peak = group == null ? 0 : group.peakMemory();
             Duration cpuTime = group == null ? Duration.ZERO : group.cpuTime();
             List<String> attempts = new ArrayList<>(
-                    spec.auditNetwork() ? StraceAudit.networkAttempts(audit) : List.of());
+                    spec.auditNetwork() ? StraceAudit.networkAttempts(audit()) : List.of());
             if (proxy != null) {
                 attempts.addAll(proxy.log());
             }
@@ -200,14 +318,14 @@ public final class BubblewrapExecutor implements Executor {
                 detail = "Exited with " + exit;
             }
             int exitCode = outcome == Outcome.EXITED ? exit : -1;
-            restoreInterrupt = interrupted;
             return new RunResult(outcome, exitCode, out.bytes(), err.bytes(), out.truncated(), err.truncated(),
                     wall, peak, cpuTime, attempts, detail);
-        } catch (IOException e) {
-            throw new SandboxRefused("The sandbox could not start: " + e.getMessage(), e);
-        } finally {
-            // the cleanup's file writes go through interruptible channels: run it with the flag cleared, then restore
-            restoreInterrupt |= Thread.interrupted();
+        }
+
+        @Override
+        public void close() {
+            used = true;
+            boolean interrupted = Thread.interrupted();
             try {
                 if (process != null) {
                     process.killIfAlive();
@@ -221,9 +339,9 @@ public final class BubblewrapExecutor implements Executor {
                 if (process != null) {
                     process.interruptPumps();
                 }
-                FileTrees.delete(runDir);
+                FileTrees.delete(dir);
             } finally {
-                if (restoreInterrupt || Thread.interrupted()) {
+                if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
             }
@@ -266,6 +384,22 @@ public final class BubblewrapExecutor implements Executor {
             }
         } catch (IOException e) {
             throw new SandboxRefused("The bundle directory " + dir + " cannot be checked: " + e.getMessage(), e);
+        }
+    }
+
+    /** Waits until the removals handed over before this call are done (tests). */
+    static void awaitRemovals() throws Exception {
+        // both threads meet here only once each finished what was queued before
+        var barrier = new CountDownLatch(2);
+        var done = new ArrayList<Future<?>>();
+        for (int i = 0; i < 2; i++) {
+            done.add(REMOVALS.submit(() -> {
+                barrier.countDown();
+                return barrier.await(30, TimeUnit.SECONDS);
+            }));
+        }
+        for (var f : done) {
+            f.get(60, TimeUnit.SECONDS);
         }
     }
 

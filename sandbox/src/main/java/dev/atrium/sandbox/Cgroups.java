@@ -287,6 +287,25 @@ final class Cgroups {
             return name;
         }
 
+        /**
+         * Whether every process of the group is asleep: none runs or waits on the disk. A sandbox made ahead is then
+         * past its agent's start and waiting (for its input, in a well-behaved agent).
+         */
+        boolean settled() {
+            for (long pid : pids()) {
+                try {
+                    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                    char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                    if (state == 'R' || state == 'D') {
+                        return false;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // gone meanwhile
+                }
+            }
+            return true;
+        }
+
         List<Long> pids() {
             List<Long> pids = new ArrayList<>();
             for (Path dir : dirs.values()) {

@@ -17,4 +17,41 @@ public interface Executor {
      *                        never run unlimited), or the sandbox itself cannot start
      */
     RunResult run(RunSpec spec);
+
+    /**
+     * Makes the sandbox of {@code spec} and starts its process ahead of the call, waiting for the stdin given to
+     * {@link Prepared#run(byte[])} ({@code spec}'s own stdin is not used). This default makes nothing ahead: the run
+     * starts cold when the input arrives.
+     *
+     * @throws SandboxRefused as {@link #run(RunSpec)}
+     */
+    default Prepared prepare(RunSpec spec) {
+        return new Prepared() {
+            private boolean used;
+
+            @Override
+            public boolean waiting() {
+                return !used;
+            }
+
+            @Override
+            public boolean settled() {
+                return true;
+            }
+
+            @Override
+            public RunResult run(byte[] stdin) {
+                if (used) {
+                    throw new IllegalStateException("A sandbox runs once");
+                }
+                used = true;
+                return Executor.this.run(spec.withStdin(stdin));
+            }
+
+            @Override
+            public void close() {
+                used = true;
+            }
+        };
+    }
 }

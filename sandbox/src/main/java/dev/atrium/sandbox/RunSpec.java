@@ -46,6 +46,12 @@ public record RunSpec(Path bundleDir, List<String> command, byte[] stdin, Map<St
                 true, dir);
     }
 
+    /** This run with {@code input} as its stdin. */
+    public RunSpec withStdin(byte[] input) {
+        return new RunSpec(bundleDir, command, input, environment, limits, network, scratch, auditNetwork, untrusted,
+                rootFileSystem, workingDir);
+    }
+
     /** An untrusted run of {@code command} in {@code bundleDir} with no network, no scratch, no audit. */
     public static RunSpec of(Path bundleDir, List<String> command, byte[] stdin, Limits limits) {
         return new RunSpec(bundleDir, command, stdin, Map.of(), limits, Network.NONE, false, false, true);

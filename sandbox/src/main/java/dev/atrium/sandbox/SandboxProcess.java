@@ -29,8 +29,8 @@ final class SandboxProcess {
         this.group = group;
     }
 
-    /** Starts the threads that read stdout and stderr up to their caps (killing the run past one) and feed stdin. */
-    void pump(String id, RunSpec spec) {
+    /** Starts the threads that read stdout and stderr up to their caps, killing the run past one. */
+    void pumpOutput(String id, RunSpec spec) {
         Runnable killOnOverflow = () -> {
             if (overflow.compareAndSet(false, true)) {
                 kill();
@@ -40,7 +40,39 @@ final class SandboxProcess {
         err = new Pump(process.getErrorStream(), spec.limits().maxStderrBytes(), killOnOverflow);
         threads.add(start("sandbox-stdout-" + id, out));
         threads.add(start("sandbox-stderr-" + id, err));
-        threads.add(start("sandbox-stdin-" + id, () -> feed(process.getOutputStream(), spec.stdin())));
+    }
+
+    /** Starts the thread that writes the run's input to the process's stdin and then closes it. */
+    void feed(String id, byte[] stdin) {
+        threads.add(start("sandbox-stdin-" + id, () -> feed(process.getOutputStream(), stdin)));
+    }
+
+    /** Whether the process still runs. */
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /**
+     * Whether both outputs reached their end within {@code millis}: nothing of the run holds them open any more, so
+     * what was read is the whole output. An interrupt ends the wait early (and is kept).
+     */
+    boolean outputEnded(long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        try {
+            for (Thread t : threads.subList(0, 2)) {
+                long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (left > 0) {
+                    t.join(left);
+                }
+                if (t.isAlive()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Whether the process ended within the timeout. */

@@ -1,0 +1,207 @@
+package dev.atrium.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sandboxes made ahead of their call (the invoke gateway's warm pool): the agent's process started and waiting for
+ * its stdin. Each serves one run and is removed after it, or unused; no file, process, cgroup or environment passes
+ * from one to the next.
+ */
+class PreparedSandboxTest {
+
+    private static final Limits SMALL = new Limits(64 * Limits.MIB, 50, 32, Duration.ofSeconds(10), 64 * 1024,
+            16 * 1024, 4 * Limits.MIB);
+
+    @TempDir
+    static Path shared;
+    private static BubblewrapExecutor executor;
+    private static Path workRoot;
+
+    @TempDir
+    Path bundle;
+    private final String token = "atrium" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+
+    @BeforeAll
+    static void startExecutor() {
+        workRoot = shared.resolve("work");
+        executor = BubblewrapExecutor.create(workRoot);
+        assertThat(executor.capabilities().canRunUntrusted()).as(executor.capabilities().problems().toString())
+                .isTrue();
+    }
+
+    @AfterEach
+    void nothingLeftBehind() throws Exception {
+        BubblewrapExecutor.awaitRemovals();
+        try (Stream<Path> files = Files.list(workRoot)) {
+            assertThat(files.toList()).as("files left in the work root").isEmpty();
+        }
+        String prefix = "run-" + ProcessHandle.current().pid() + "-";
+        for (String controller : List.of("memory", "cpu", "pids", "freezer", "cpuacct", "")) {
+            Path parent = Path.of("/sys/fs/cgroup", controller, Cgroups.PARENT);
+            if (Files.isDirectory(parent)) {
+                try (Stream<Path> groups = Files.list(parent)) {
+                    assertThat(groups.filter(Files::isDirectory).map(p -> p.getFileName().toString())
+                            .filter(n -> n.startsWith(prefix)).toList()).as("cgroups left").isEmpty();
+                }
+            }
+        }
+        assertThat(BubblewrapExecutorTest.processesWith(token)).as("processes left").isEmpty();
+    }
+
+    @Test
+    void whenAPreparedSandboxGetsItsInputThenItAnswersAsAColdRunDoes() throws IOException {
+        write("main.py", """
+                import json, sys
+                request = json.load(sys.stdin)
+                print(json.dumps({"output": {"echo": request["text"].upper()}}))
+                """);
+        RunSpec spec = spec(List.of("/usr/bin/python3", "main.py", token), SMALL);
+        RunResult cold = executor.run(spec.withStdin(bytes("{\"text\":\"hello\"}")));
+        try (Prepared warm = executor.prepare(spec)) {
+            assertThat(warm.waiting()).isTrue();
+            assertThat(BubblewrapExecutorTest.processesWith(token)).as("the agent waits for its input").isNotEmpty();
+            RunResult run = warm.run(bytes("{\"text\":\"hello\"}"));
+            assertThat(run.outcome()).as(run.stderrText()).isEqualTo(Outcome.EXITED);
+            assertThat(run.stdoutText()).isEqualTo(cold.stdoutText()).contains("HELLO");
+            assertThat(run.peakMemoryBytes()).isPositive();
+            assertThat(warm.waiting()).isFalse();
+        }
+    }
+
+    @Test
+    void whenAPreparedSandboxIsClosedUnusedThenItsProcessesAndFilesAreGone() throws IOException {
+        write("main.py", "import sys\nsys.stdin.read()\n");
+        Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "main.py", token), SMALL));
+        assertThat(BubblewrapExecutorTest.processesWith(token)).isNotEmpty();
+        warm.close();
+        warm.close();
+        assertThat(warm.waiting()).isFalse();
+        assertThatThrownBy(() -> warm.run(new byte[0])).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void whenAPreparedSandboxRanThenItNeverRunsAgain() throws IOException {
+        write("main.py", "import sys\nsys.stdin.read()\nprint('{\"output\": {}}')\n");
+        try (Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "main.py", token), SMALL))) {
+            assertThat(warm.run(new byte[0]).succeeded()).isTrue();
+            assertThatThrownBy(() -> warm.run(new byte[0])).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    /**
+     * Two sandboxes of one spec, made ahead together: the first leaves a file in /tmp, a process in the background and
+     * a variable in its environment; the second sees none of them, and the first's process is gone once its
+     * sandbox is removed.
+     */
+    @Test
+    void whenTwoPreparedSandboxesOfOneAgentRunThenTheSecondSeesNothingOfTheFirst() throws Exception {
+        write("main.py", """
+                import json, os, subprocess, sys
+                seen = {"file": os.path.exists("/tmp/left"), "env": os.environ.get("LEFT"),
+                        "processes": sorted(p for p in os.listdir("/proc") if p.isdigit())}
+                request = json.load(sys.stdin)
+                open("/tmp/left", "w").write(request["secret"])
+                os.environ["LEFT"] = request["secret"]
+                subprocess.Popen(["/bin/sleep", "300", sys.argv[1]], start_new_session=True)
+                print(json.dumps({"output": seen}))
+                """);
+        RunSpec spec = spec(List.of("/usr/bin/python3", "main.py", token), SMALL);
+        try (Prepared first = executor.prepare(spec); Prepared second = executor.prepare(spec)) {
+            RunResult one = first.run(bytes("{\"secret\":\"one\"}"));
+            assertThat(one.succeeded()).as(one.stderrText()).isTrue();
+            BubblewrapExecutor.awaitRemovals();
+            assertThat(BubblewrapExecutorTest.processesWith("sleep\0" + "300\0" + token))
+                    .as("the first run's background process").isEmpty();
+            RunResult two = second.run(bytes("{\"secret\":\"two\"}"));
+            assertThat(two.stdoutText()).as(two.stderrText()).contains("\"file\": false").contains("\"env\": null")
+                    .isEqualTo(one.stdoutText());
+        }
+    }
+
+    /** A process left behind that keeps stdout open: the answer still comes, and the process is killed with it. */
+    @Test
+    void whenALeftBehindProcessHoldsTheOutputOpenThenTheRunStillAnswersAndItIsKilled() throws IOException {
+        write("main.py", """
+                import subprocess, sys
+                sys.stdin.read()
+                subprocess.Popen(["/bin/sleep", "300", sys.argv[1]], start_new_session=True)
+                print('{"output": {"left": true}}', flush=True)
+                """);
+        try (Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "main.py", token), SMALL))) {
+            RunResult run = warm.run(new byte[0]);
+            assertThat(run.outcome()).as(run.stderrText()).isEqualTo(Outcome.EXITED);
+            assertThat(run.stdoutText()).contains("\"left\": true");
+            assertThat(BubblewrapExecutorTest.processesWith("sleep\0" + "300\0" + token)).isEmpty();
+        }
+    }
+
+    @Test
+    void whenTheAgentFloodsItsOutputBeforeItsInputThenTheRunEndsAtTheOutputLimit() throws IOException {
+        write("main.py", "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n");
+        try (Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "main.py", token), SMALL))) {
+            RunResult run = warm.run(new byte[0]);
+            assertThat(run.outcome()).isEqualTo(Outcome.OUTPUT_LIMIT);
+            assertThat(run.stdout().length).isLessThanOrEqualTo((int) SMALL.maxStdoutBytes());
+        }
+    }
+
+    @Test
+    void whenTheAgentExitedBeforeItsInputThenTheRunIsItsExit() throws IOException {
+        write("main.py", "print('{\"output\": {\"early\": true}}')\n");
+        try (Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "main.py", token), SMALL))) {
+            RunResult run = warm.run(bytes("{}"));
+            assertThat(run.outcome()).isEqualTo(Outcome.EXITED);
+            assertThat(run.stdoutText()).contains("early");
+        }
+    }
+
+    @Test
+    void whenTheAgentIgnoresItsInputThenTheTimeoutStillEndsIt() throws IOException {
+        write("main.py", "import time\ntime.sleep(60)\n");
+        Limits short1 = SMALL.withTimeout(Duration.ofSeconds(1));
+        try (Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "main.py", token), short1))) {
+            RunResult run = warm.run(new byte[0]);
+            assertThat(run.outcome()).isEqualTo(Outcome.TIMED_OUT);
+        }
+    }
+
+    @Test
+    void whenTheSpecCannotBeEnforcedThenPreparingIsRefusedAsARunIs() {
+        assertThatThrownBy(() -> executor.prepare(RunSpec.of(bundle.resolve("missing"), List.of("/bin/true"),
+                new byte[0], SMALL))).isInstanceOf(SandboxRefused.class);
+        assertThatThrownBy(() -> executor.prepare(new RunSpec(bundle, List.of("/bin/true"), new byte[0],
+                Map.of("A=B", "c"), SMALL, Network.NONE, false, false, true)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private RunSpec spec(List<String> command, Limits limits) {
+        return RunSpec.of(bundle, command, new byte[0], limits);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void write(String name, String text) throws IOException {
+        Path file = bundle.resolve(name);
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+    }
+}
