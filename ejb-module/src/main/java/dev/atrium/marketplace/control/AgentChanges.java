@@ -8,6 +8,7 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
+import dev.atrium.marketplace.control.runtime.WarmSandboxes;
 import dev.atrium.marketplace.control.search.SearchIndex;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
@@ -15,8 +16,8 @@ import dev.atrium.platform.events.ApplicationEvents;
 
 /**
  * Announces that an agent's listing changed: the {@link AgentChanged} event is written with the change, and every
- * instance's index follows through the {@code marketplace.agents} topic once the relay publishes it; this instance's
- * index follows at once after the commit, so that whoever made the change finds
+ * instance's index follows through the {@code marketplace.agents} topic once the relay publishes it (and removes the
+ * agent's sandboxes made ahead); this instance's index and sandboxes follow at once after the commit, so that whoever made the change finds
  * it in search on their next request. Applying the same state twice changes nothing.
  */
 @ApplicationScoped
@@ -27,6 +28,9 @@ public class AgentChanges {
 
     @Inject
     SearchIndex index;
+
+    @Inject
+    WarmSandboxes warm;
 
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     TransactionSynchronizationRegistry transactions;
@@ -46,6 +50,9 @@ public class AgentChanges {
 
                 @Override
                 public void afterCompletion(int status) {
+                    if (status == Status.STATUS_COMMITTED) {
+                        warm.drain(agent.id());
+                    }
                     if (status == Status.STATUS_COMMITTED && !index.deferIfBuilding(agent.id())) {
                         index.apply(agent, serving);
                     }

@@ -87,6 +87,26 @@ public class MarketplaceConfig {
     @ConfigProperty(name = "sandbox.per-agent-slots", defaultValue = "0")
     public int sandboxPerAgentSlots;
 
+    /** Whether sandboxes are made ahead of the calls of agents that are called (docs/decisions/marketplace.md). */
+    @ConfigProperty(name = "sandbox.warm.enabled", defaultValue = "true")
+    public boolean sandboxWarmEnabled;
+
+    /** The most sandboxes made ahead for one agent version. */
+    @ConfigProperty(name = "sandbox.warm.per-version", defaultValue = "8")
+    public int sandboxWarmPerVersion;
+
+    /** The most sandboxes made ahead on this instance, all versions together. */
+    @ConfigProperty(name = "sandbox.warm.max", defaultValue = "16")
+    public int sandboxWarmMax;
+
+    /** The memory limits of the sandboxes made ahead, added up, stay within this many MB. */
+    @ConfigProperty(name = "sandbox.warm.memory-mb", defaultValue = "4096")
+    public int sandboxWarmMemoryMb;
+
+    /** A version not called for this long has its sandboxes removed. */
+    @ConfigProperty(name = "sandbox.warm.idle-seconds", defaultValue = "60")
+    public int sandboxWarmIdleSeconds;
+
     /** Calls one run of an agent may make to its dependencies. */
     @ConfigProperty(name = "marketplace.dependencies.calls-per-run", defaultValue = "10")
     public int dependenciesCallsPerRun;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.ejb.EJB;
@@ -31,6 +32,7 @@ import dev.atrium.platform.telemetry.Tracing;
 import dev.atrium.sandbox.Executor;
 import dev.atrium.sandbox.Limits;
 import dev.atrium.sandbox.Network;
+import dev.atrium.sandbox.Prepared;
 import dev.atrium.sandbox.RunResult;
 import dev.atrium.sandbox.RunSpec;
 import dev.atrium.sandbox.SandboxRefused;
@@ -47,7 +49,7 @@ import dev.atrium.sandbox.SandboxRefused;
  * <p>A version that declares agent dependencies also gets the invoke gateway ({@link Network#withGateway}, this
  * server's own HTTP port) and, in {@code ATRIUM_INVOKE_URL} and {@code ATRIUM_INVOKE_TOKEN}, the base URL to call its
  * dependencies under and a {@link DependencyTokens dependency token} for the user and the chain of agents so far,
- * revoked when the run ends.
+ * revoked when the run ends. Other runs take a sandbox made ahead when one is ready ({@link WarmSandboxes}).
  */
 @ApplicationScoped
 public class AgentRunner {
@@ -84,6 +86,9 @@ public class AgentRunner {
 
     @Inject
     SandboxSlots slots;
+
+    @Inject
+    WarmSandboxes warm;
 
     @Inject
     BundleCache bundles;
@@ -148,10 +153,13 @@ public class AgentRunner {
             // a call from within a run counts against its agent's cap only (SandboxSlots)
             var claim = SandboxSlots.Claim.invocation(calling.userId(), agent.id(), !calling.chain().isEmpty());
             var queued = stages.start(InvokeStages.Stage.QUEUE);
+            // a per-call token cannot be in a sandbox made before the call
+            boolean warmable = token == null;
             RunResult result = slots.run(claim, () -> {
                 queued.stop();
                 try (var timing = stages.start(InvokeStages.Stage.SANDBOX)) {
-                    return executor.run(spec);
+                    var made = warmable ? warm.take(agent.id(), spec) : Optional.<Prepared>empty();
+                    return made.isPresent() ? made.get().run(stdin) : executor.run(spec);
                 } catch (SandboxRefused e) {
                     throw new BusinessException(Problem.UNAVAILABLE, "The sandbox refused to run this agent",
                             e.getMessage());

@@ -1,0 +1,348 @@
+package dev.atrium.marketplace.control.runtime;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperties;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+
+import dev.atrium.marketplace.control.MarketplaceConfig;
+import dev.atrium.platform.ServerResources;
+import dev.atrium.sandbox.Executor;
+import dev.atrium.sandbox.Prepared;
+import dev.atrium.sandbox.RunSpec;
+import dev.atrium.sandbox.SandboxRefused;
+
+/**
+ * Sandboxes made ahead of the calls of agents that are called (docs/decisions/marketplace.md, "Warm sandboxes"):
+ * each is a whole sandbox of its own, namespaces, cgroups and mounts in place and the agent's process started and
+ * waiting for its input, handed to exactly one call and removed after it. Nothing passes between two calls.
+ * <ul>
+ * <li>A pool is kept per agent and run spec (its version's bundle, command, environment with its secrets, limits,
+ * network), so a sandbox always runs what a cold run would. A call with another spec for the same agent (a new
+ * version, another trust level, a changed secret) removes that agent's other pools; so does a change of the agent
+ * ({@link #drain(UUID)}: takedown, suspension, a version activated).</li>
+ * <li>The first call of a spec runs cold and starts one sandbox ahead; each call taken from the pool starts its
+ * replacement. A call that finds the pool empty, or takes a sandbox whose agent is still starting, lets the pool
+ * grow by one, up to {@code atrium.sandbox.warm.per-version}.</li>
+ * <li>All pools together hold at most {@code atrium.sandbox.warm.max} sandboxes, whose memory limits add up to at
+ * most {@code atrium.sandbox.warm.memory-mb}; past either, calls run cold.</li>
+ * <li>A sandbox waits at most its agent's own timeout (what it does meanwhile is bounded as a cold run is); a pool
+ * not called for {@code atrium.sandbox.warm.idle-seconds} is removed.</li>
+ * </ul>
+ * Runs that get a per-call token (agents with dependencies) or a network audit are never made ahead: the caller runs
+ * them cold.
+ */
+@ApplicationScoped
+public class WarmSandboxes {
+
+    private static final Logger LOG = Logger.getLogger(WarmSandboxes.class.getName());
+    private static final Duration SWEEP_EVERY = Duration.ofSeconds(5);
+
+    /** A pool's identity: the agent and everything of its run spec but the input. */
+    record Key(UUID agentId, List<Object> spec) {
+
+        static Key of(UUID agentId, RunSpec spec) {
+            return new Key(agentId, List.of(spec.bundleDir(), spec.command(), spec.environment(), spec.limits(),
+                    spec.network(), spec.scratch(), spec.auditNetwork(), spec.untrusted(), spec.rootFileSystem(),
+                    spec.workingDir()));
+        }
+    }
+
+    private record Parked(Prepared sandbox, Instant made, long memoryMb) {
+    }
+
+    private static final class Pool {
+        private final RunSpec spec;
+        private final Deque<Parked> ready = new ArrayDeque<>();
+        private int preparing;
+        private int target = 1;
+        private boolean refused;
+        private Instant lastCall;
+
+        private Pool(RunSpec spec, Instant now) {
+            this.spec = spec;
+            this.lastCall = now;
+        }
+    }
+
+    @Inject
+    @ConfigProperties
+    MarketplaceConfig config;
+
+    @Inject
+    Executor sandbox;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    MetricRegistry metrics;
+
+    @Resource(lookup = ServerResources.WORKERS)
+    ManagedThreadFactory threadFactory;
+
+    private final Object lock = new Object();
+    private final Map<Key, Pool> pools = new HashMap<>();
+    private int held;
+    private long heldMemoryMb;
+    private long hits;
+    private long misses;
+    private Consumer<Runnable> background;
+    private ScheduledThreadPoolExecutor sweeper;
+    private ThreadPoolExecutor threads;
+
+    public WarmSandboxes() {
+    }
+
+    /** A pool whose sandboxes are made and removed by {@code background} (tests run it on the calling thread), swept by calls to {@link #sweep()}. */
+    WarmSandboxes(MarketplaceConfig config, Executor sandbox, Clock clock, Consumer<Runnable> background) {
+        this.config = config;
+        this.sandbox = sandbox;
+        this.clock = clock;
+        this.background = background;
+    }
+
+    @PostConstruct
+    void start() {
+        ThreadFactory factory = threadFactory;
+        // as many starts at once as there are cores: each is mostly the agent's own start-up, on the CPU
+        int cores = Runtime.getRuntime().availableProcessors();
+        threads = new ThreadPoolExecutor(cores, cores, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
+        threads.allowCoreThreadTimeOut(true);
+        background = threads::execute;
+        sweeper = new ScheduledThreadPoolExecutor(1, factory);
+        sweeper.scheduleWithFixedDelay(this::sweepQuietly, SWEEP_EVERY.toMillis(), SWEEP_EVERY.toMillis(),
+                TimeUnit.MILLISECONDS);
+        metrics.gauge("atrium_sandbox_warm", this, WarmSandboxes::held);
+        metrics.gauge("atrium_sandbox_warm_hits", this, w -> w.counts()[0]);
+        metrics.gauge("atrium_sandbox_warm_misses", this, w -> w.counts()[1]);
+    }
+
+    @PreDestroy
+    void stop() {
+        sweeper.shutdownNow();
+        threads.shutdownNow();
+        drainAll();
+    }
+
+    /**
+     * A sandbox made ahead for {@code spec} of the agent, to run once with the call's input; empty when none is ready
+     * (the caller runs cold). Either way the pool is topped up in the background.
+     */
+    public Optional<Prepared> take(UUID agentId, RunSpec spec) {
+        if (!config.sandboxWarmEnabled) {
+            return Optional.empty();
+        }
+        Key key = Key.of(agentId, spec);
+        Instant now = clock.instant();
+        List<Parked> stale = new ArrayList<>();
+        Prepared taken = null;
+        int start;
+        synchronized (lock) {
+            // another spec of this agent (a new version, trust level, limits or secret): its sandboxes are stale
+            pools.entrySet().removeIf(e -> e.getKey().agentId().equals(agentId) && !e.getKey().equals(key)
+                    && release(e.getValue(), stale));
+            Pool pool = pools.get(key);
+            boolean known = pool != null;
+            if (pool == null) {
+                pool = new Pool(spec, now);
+                pools.put(key, pool);
+            }
+            pool.lastCall = now;
+            while (taken == null && !pool.ready.isEmpty()) {
+                Parked parked = pool.ready.pollFirst();
+                unhold(parked);
+                if (expired(parked, pool.spec, now)) {
+                    stale.add(parked);
+                } else {
+                    taken = parked.sandbox();
+                }
+            }
+            if (taken == null) {
+                misses++;
+            } else {
+                hits++;
+            }
+            if (known && (taken == null || !taken.settled())) {
+                pool.target = Math.min(Math.max(1, config.sandboxWarmPerVersion), pool.target + 1);
+            }
+            start = reserve(pool);
+        }
+        close(stale);
+        prepare(key, start);
+        return Optional.ofNullable(taken);
+    }
+
+    /** Removes the agent's sandboxes made ahead (its listing changed: a takedown, a suspension, a new version). */
+    public void drain(UUID agentId) {
+        List<Parked> stale = new ArrayList<>();
+        synchronized (lock) {
+            pools.entrySet().removeIf(e -> e.getKey().agentId().equals(agentId) && release(e.getValue(), stale));
+        }
+        close(stale);
+    }
+
+    /** Removes expired sandboxes and the pools not called for the idle time. */
+    void sweep() {
+        Instant now = clock.instant();
+        Duration idle = Duration.ofSeconds(Math.max(1, config.sandboxWarmIdleSeconds));
+        List<Parked> stale = new ArrayList<>();
+        synchronized (lock) {
+            pools.values().removeIf(pool -> pool.lastCall.plus(idle).isBefore(now) && release(pool, stale));
+            for (Pool pool : pools.values()) {
+                pool.ready.removeIf(p -> expired(p, pool.spec, now) && stale.add(p) && unhold(p));
+            }
+        }
+        close(stale);
+    }
+
+    /** The sandboxes made ahead and being made, all pools together. */
+    public int held() {
+        synchronized (lock) {
+            return held;
+        }
+    }
+
+    /** Calls served by a sandbox made ahead, and calls that found none. */
+    long[] counts() {
+        synchronized (lock) {
+            return new long[] {hits, misses};
+        }
+    }
+
+    private void sweepQuietly() {
+        try {
+            sweep();
+        } catch (RuntimeException e) {
+            LOG.warning(() -> "Warm sandboxes: the sweep failed: " + e);
+        }
+    }
+
+    private void drainAll() {
+        List<Parked> stale = new ArrayList<>();
+        synchronized (lock) {
+            pools.values().removeIf(pool -> release(pool, stale));
+        }
+        for (Parked p : stale) {
+            p.sandbox().close();
+        }
+    }
+
+    /** How many sandboxes to start for the pool now, within its target and the budgets, counted as held at once. */
+    private int reserve(Pool pool) {
+        long memoryMb = memoryMb(pool.spec);
+        int start = 0;
+        while (!pool.refused && pool.ready.size() + pool.preparing < pool.target && held < config.sandboxWarmMax
+                && heldMemoryMb + memoryMb <= config.sandboxWarmMemoryMb) {
+            pool.preparing++;
+            held++;
+            heldMemoryMb += memoryMb;
+            start++;
+        }
+        return start;
+    }
+
+    private void prepare(Key key, int count) {
+        for (int i = 0; i < count; i++) {
+            background.accept(() -> prepareOne(key));
+        }
+    }
+
+    private void prepareOne(Key key) {
+        RunSpec spec;
+        synchronized (lock) {
+            Pool pool = pools.get(key);
+            spec = pool == null ? null : pool.spec;
+        }
+        Prepared made = null;
+        boolean refused = false;
+        if (spec != null) {
+            try {
+                made = sandbox.prepare(spec);
+            } catch (SandboxRefused | IllegalArgumentException e) {
+                // the cold run of the next call gives the caller the reason; here it is logged once per pool
+                refused = true;
+                LOG.warning(() -> "Warm sandboxes: agent " + key.agentId() + " is run cold: " + e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warning(() -> "Warm sandboxes: a sandbox for agent " + key.agentId() + " failed: " + e);
+            }
+        }
+        long memoryMb = spec == null ? 0 : memoryMb(spec);
+        boolean kept = false;
+        synchronized (lock) {
+            held--;
+            heldMemoryMb -= memoryMb;
+            Pool pool = pools.get(key);
+            if (pool != null && pool.spec == spec) {
+                pool.preparing--;
+                pool.refused |= refused;
+                if (made != null) {
+                    pool.ready.addLast(new Parked(made, clock.instant(), memoryMb));
+                    held++;
+                    heldMemoryMb += memoryMb;
+                    kept = true;
+                }
+            }
+        }
+        if (made != null && !kept) {
+            // the pool went (drained, idle, replaced) while this sandbox was made
+            made.close();
+        }
+    }
+
+    /** Moves the pool's sandboxes to {@code stale}; true, for use in {@code removeIf}. */
+    private boolean release(Pool pool, List<Parked> stale) {
+        for (Parked p : pool.ready) {
+            unhold(p);
+            stale.add(p);
+        }
+        pool.ready.clear();
+        // sandboxes still being made are released by prepareOne, which finds their pool gone
+        return true;
+    }
+
+    private boolean unhold(Parked parked) {
+        held--;
+        heldMemoryMb -= parked.memoryMb();
+        return true;
+    }
+
+    /** A sandbox waits no longer than its agent's own timeout: what it does meanwhile is bounded as a cold run's. */
+    private static boolean expired(Parked parked, RunSpec spec, Instant now) {
+        return parked.made().plus(spec.limits().timeout()).isBefore(now);
+    }
+
+    private void close(List<Parked> stale) {
+        for (Parked p : stale) {
+            background.accept(p.sandbox()::close);
+        }
+    }
+
+    private static long memoryMb(RunSpec spec) {
+        return Math.max(1, spec.limits().memoryBytes() / (1024 * 1024));
+    }
+}

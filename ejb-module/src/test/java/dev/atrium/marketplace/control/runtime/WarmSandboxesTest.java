@@ -1,0 +1,284 @@
+package dev.atrium.marketplace.control.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Test;
+
+import dev.atrium.marketplace.control.MarketplaceConfig;
+import dev.atrium.platform.time.MovableClock;
+import dev.atrium.sandbox.Executor;
+import dev.atrium.sandbox.Limits;
+import dev.atrium.sandbox.Network;
+import dev.atrium.sandbox.Prepared;
+import dev.atrium.sandbox.RunResult;
+import dev.atrium.sandbox.RunSpec;
+import dev.atrium.sandbox.SandboxCapabilities;
+import dev.atrium.sandbox.SandboxRefused;
+
+/**
+ * The pool of sandboxes made ahead, on a fake executor whose sandboxes record what happens to them: each is handed to
+ * one call at most, a changed spec or agent never gets a stale one, and the budgets, the expiry and the idle sweep
+ * hold.
+ */
+class WarmSandboxesTest {
+
+    private static final Limits LIMITS = Limits.DEFAULTS.withMemoryMb(256).withTimeout(Duration.ofSeconds(30));
+
+    private final UUID agent = UUID.randomUUID();
+    private final MovableClock clock = new MovableClock();
+    private final FakeExecutor executor = new FakeExecutor();
+    private final MarketplaceConfig config = config(8, 16, 4096);
+    private final WarmSandboxes pool = new WarmSandboxes(config, executor, clock, Runnable::run);
+
+    @Test
+    void whenAVersionIsFirstCalledThenItRunsColdAndOneSandboxIsMadeAhead() {
+        assertThat(pool.take(agent, spec("v1"))).isEmpty();
+        assertThat(executor.made).hasSize(1);
+        assertThat(pool.held()).isEqualTo(1);
+    }
+
+    @Test
+    void whenTheNextCallComesThenItTakesTheSandboxMadeAheadAndItsReplacementIsMade() {
+        pool.take(agent, spec("v1"));
+        var first = executor.made.get(0);
+        assertThat(pool.take(agent, spec("v1"))).containsSame(first);
+        assertThat(executor.made).hasSize(2);
+        assertThat(first.closed).isFalse();
+        assertThat(pool.counts()).containsExactly(1, 1);
+    }
+
+    @Test
+    void whenTheTakenSandboxWasStillStartingThenThePoolGrowsUpToItsCap() {
+        executor.settled = false;
+        pool.take(agent, spec("v1"));
+        for (int i = 0; i < 20; i++) {
+            assertThat(pool.take(agent, spec("v1"))).isPresent();
+        }
+        assertThat(pool.held()).isEqualTo(8);
+    }
+
+    @Test
+    void whenTheAgentsSpecChangesThenItsOldSandboxesAreRemovedAndNeverServed() {
+        pool.take(agent, spec("v1"));
+        var old = executor.made.get(0);
+        var newSecret = new RunSpec(Path.of("/bundles/v1"), List.of("python3", "main.py"), new byte[0],
+                Map.of("API_KEY", "rotated"), LIMITS, Network.NONE, false, false, true);
+        assertThat(pool.take(agent, newSecret)).isEmpty();
+        assertThat(old.closed).isTrue();
+        assertThat(pool.take(agent, newSecret)).isPresent().get().isNotSameAs(old);
+        assertThat(pool.take(agent, spec("v2"))).isEmpty();
+        assertThat(pool.held()).isEqualTo(1);
+    }
+
+    @Test
+    void whenAnotherAgentHasTheSameSpecThenItNeverGetsTheFirstAgentsSandboxes() {
+        pool.take(agent, spec("v1"));
+        assertThat(pool.take(UUID.randomUUID(), spec("v1"))).isEmpty();
+        assertThat(executor.made.get(0).closed).isFalse();
+    }
+
+    @Test
+    void whenTheAgentChangesThenItsSandboxesAreClosed() {
+        pool.take(agent, spec("v1"));
+        pool.drain(agent);
+        assertThat(executor.made.get(0).closed).isTrue();
+        assertThat(pool.held()).isZero();
+        assertThat(pool.take(agent, spec("v1"))).isEmpty();
+    }
+
+    @Test
+    void whenTheCountOrMemoryBudgetIsReachedThenCallsRunColdAndNothingMoreIsMade() {
+        var byCount = new WarmSandboxes(config(8, 3, 4096), executor, clock, Runnable::run);
+        for (int i = 0; i < 5; i++) {
+            byCount.take(UUID.randomUUID(), spec("v" + i));
+        }
+        assertThat(byCount.held()).isEqualTo(3);
+        var byMemory = new WarmSandboxes(config(8, 16, 600), new FakeExecutor(), clock, Runnable::run);
+        for (int i = 0; i < 5; i++) {
+            byMemory.take(UUID.randomUUID(), spec("v" + i));
+        }
+        assertThat(byMemory.held()).as("two of 256 MB fit in 600").isEqualTo(2);
+    }
+
+    @Test
+    void whenASandboxWaitedLongerThanItsAgentsTimeoutThenItIsClosedNotServed() {
+        pool.take(agent, spec("v1"));
+        var old = executor.made.get(0);
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(pool.take(agent, spec("v1"))).isEmpty();
+        assertThat(old.closed).isTrue();
+        assertThat(old.ran).isFalse();
+    }
+
+    @Test
+    void whenAPoolIsNotCalledForItsIdleTimeThenTheSweepRemovesIt() {
+        pool.take(agent, spec("v1"));
+        clock.advance(Duration.ofSeconds(20));
+        pool.sweep();
+        assertThat(pool.held()).isEqualTo(1);
+        clock.advance(Duration.ofSeconds(41));
+        pool.sweep();
+        assertThat(pool.held()).isZero();
+        assertThat(executor.made.get(0).closed).isTrue();
+    }
+
+    @Test
+    void whenTurnedOffThenNothingIsMadeAhead() {
+        config.sandboxWarmEnabled = false;
+        assertThat(pool.take(agent, spec("v1"))).isEmpty();
+        assertThat(pool.take(agent, spec("v1"))).isEmpty();
+        assertThat(executor.made).isEmpty();
+    }
+
+    @Test
+    void whenTheSandboxRefusesTheSpecThenThePoolStopsTrying() {
+        executor.refuse = true;
+        for (int i = 0; i < 5; i++) {
+            assertThat(pool.take(agent, spec("v1"))).isEmpty();
+        }
+        assertThat(executor.attempts).isEqualTo(1);
+        assertThat(pool.held()).isZero();
+    }
+
+    /**
+     * Many callers of one agent at once, the sandboxes made on other threads: no sandbox is handed out twice, none
+     * handed out is closed by the pool, and the pool never holds more than its cap.
+     */
+    @Test
+    void whenManyCallersTakeAtOnceThenEachSandboxServesOneCallAtMost() throws Exception {
+        ExecutorService background = Executors.newFixedThreadPool(2);
+        ExecutorService callers = Executors.newFixedThreadPool(16);
+        try {
+            var shared = new WarmSandboxes(config(4, 6, 4096), executor, clock, background::execute);
+            Set<Prepared> served = Collections.newSetFromMap(new IdentityHashMap<>());
+            List<Prepared> twice = new CopyOnWriteArrayList<>();
+            var go = new CountDownLatch(1);
+            var maxHeld = new java.util.concurrent.atomic.AtomicInteger();
+            List<Future<?>> done = new ArrayList<>();
+            for (int c = 0; c < 16; c++) {
+                done.add(callers.submit(() -> {
+                    go.await();
+                    for (int i = 0; i < 200; i++) {
+                        shared.take(agent, spec("v1")).ifPresent(p -> {
+                            synchronized (served) {
+                                if (!served.add(p)) {
+                                    twice.add(p);
+                                }
+                            }
+                            p.run(new byte[0]);
+                        });
+                        maxHeld.accumulateAndGet(shared.held(), Math::max);
+                    }
+                    return null;
+                }));
+            }
+            go.countDown();
+            for (var f : done) {
+                f.get();
+            }
+            assertThat(twice).isEmpty();
+            assertThat(served).isNotEmpty().allSatisfy(p -> assertThat(((FakePrepared) p).closedUnused).isFalse());
+            assertThat(maxHeld.get()).isLessThanOrEqualTo(6);
+        } finally {
+            callers.shutdownNow();
+            background.shutdownNow();
+        }
+    }
+
+    private static RunSpec spec(String version) {
+        return new RunSpec(Path.of("/bundles/" + version), List.of("python3", "main.py"), new byte[0],
+                Map.of("API_KEY", "one"), LIMITS, Network.NONE, false, false, true);
+    }
+
+    private static MarketplaceConfig config(int perVersion, int max, int memoryMb) {
+        var c = new MarketplaceConfig();
+        c.sandboxWarmEnabled = true;
+        c.sandboxWarmPerVersion = perVersion;
+        c.sandboxWarmMax = max;
+        c.sandboxWarmMemoryMb = memoryMb;
+        c.sandboxWarmIdleSeconds = 60;
+        return c;
+    }
+
+    private static final class FakeExecutor implements Executor {
+        private final List<FakePrepared> made = new CopyOnWriteArrayList<>();
+        private volatile boolean settled = true;
+        private volatile boolean refuse;
+        private volatile int attempts;
+
+        @Override
+        public SandboxCapabilities capabilities() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public RunResult run(RunSpec spec) {
+            throw new UnsupportedOperationException("the pool never runs cold itself");
+        }
+
+        @Override
+        public Prepared prepare(RunSpec spec) {
+            attempts++;
+            if (refuse) {
+                throw new SandboxRefused("no cgroups here");
+            }
+            var p = new FakePrepared(settled);
+            made.add(p);
+            return p;
+        }
+    }
+
+    private static final class FakePrepared implements Prepared {
+        private final boolean settledState;
+        private final AtomicBoolean used = new AtomicBoolean();
+        private volatile boolean closed;
+        private volatile boolean closedUnused;
+        private volatile boolean ran;
+
+        FakePrepared(boolean settled) {
+            this.settledState = settled;
+        }
+
+        @Override
+        public boolean waiting() {
+            return !used.get();
+        }
+
+        @Override
+        public boolean settled() {
+            return settledState;
+        }
+
+        @Override
+        public RunResult run(byte[] stdin) {
+            if (!used.compareAndSet(false, true)) {
+                throw new IllegalStateException("ran twice");
+            }
+            ran = true;
+            return null;
+        }
+
+        @Override
+        public void close() {
+            closedUnused |= !ran;
+            closed = true;
+            used.set(true);
+        }
+    }
+}
