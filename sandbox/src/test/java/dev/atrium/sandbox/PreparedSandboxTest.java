@@ -162,6 +162,35 @@ class PreparedSandboxTest {
         }
     }
 
+    /** The limits are the cgroup's from the sandbox's start: the same for a sandbox made ahead as for a cold run. */
+    @Test
+    void whenTheAgentPassesItsMemoryOrProcessLimitThenThePreparedRunEndsAsAColdRunDoes() throws IOException {
+        write("hog.py", "import sys\nsys.stdin.read()\nblocks = []\nwhile True:\n    blocks.append(bytearray(1 << 20))\n");
+        try (Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "hog.py", token), SMALL))) {
+            assertThat(warm.run(new byte[0]).outcome()).isEqualTo(Outcome.MEMORY_LIMIT);
+        }
+        write("forks.py", """
+                import os, sys
+                sys.stdin.read()
+                made = 0
+                try:
+                    while made < 1000:
+                        if os.fork() == 0:
+                            import time
+                            time.sleep(30)
+                            os._exit(0)
+                        made += 1
+                except OSError:
+                    pass
+                print(made)
+                """);
+        try (Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "forks.py", token), SMALL))) {
+            RunResult run = warm.run(new byte[0]);
+            assertThat(Integer.parseInt(run.stdoutText().trim())).as(run.stderrText()).isPositive()
+                    .isLessThan(SMALL.maxProcesses() + 5);
+        }
+    }
+
     @Test
     void whenTheAgentExitedBeforeItsInputThenTheRunIsItsExit() throws IOException {
         write("main.py", "print('{\"output\": {\"early\": true}}')\n");

@@ -161,13 +161,13 @@ public class WarmSandboxes {
         Instant now = clock.instant();
         List<Parked> stale = new ArrayList<>();
         Prepared taken = null;
-        int start;
+        boolean known;
         synchronized (lock) {
             // another spec of this agent (a new version, trust level, limits or secret): its sandboxes are stale
             pools.entrySet().removeIf(e -> e.getKey().agentId().equals(agentId) && !e.getKey().equals(key)
                     && release(e.getValue(), stale));
             Pool pool = pools.get(key);
-            boolean known = pool != null;
+            known = pool != null;
             if (pool == null) {
                 pool = new Pool(spec, now);
                 pools.put(key, pool);
@@ -187,10 +187,18 @@ public class WarmSandboxes {
             } else {
                 hits++;
             }
-            if (known && (taken == null || !taken.settled())) {
-                pool.target = Math.min(Math.max(1, config.sandboxWarmPerVersion), pool.target + 1);
+        }
+        // read outside the lock: it looks at the sandbox's processes
+        boolean tooFew = known && (taken == null || !taken.settled());
+        int start = 0;
+        synchronized (lock) {
+            Pool pool = pools.get(key);
+            if (pool != null) {
+                if (tooFew) {
+                    pool.target = Math.min(Math.max(1, config.sandboxWarmPerVersion), pool.target + 1);
+                }
+                start = reserve(pool);
             }
-            start = reserve(pool);
         }
         close(stale);
         prepare(key, start);
