@@ -33,7 +33,6 @@ import dev.atrium.marketplace.control.MarketplaceConfig;
 import dev.atrium.marketplace.control.pii.PersonalData;
 import dev.atrium.marketplace.control.rollout.VersionRouting;
 import dev.atrium.marketplace.control.submission.CardValidation;
-import dev.atrium.marketplace.control.submission.CardValidator;
 import dev.atrium.marketplace.control.trust.TrustService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
