@@ -9,12 +9,12 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 
 import com.networknt.schema.Schema;
 
 import dev.atrium.marketplace.control.AgentRepository;
 import dev.atrium.marketplace.control.submission.CardValidation;
-import dev.atrium.marketplace.control.submission.CardValidator;
 import dev.atrium.marketplace.entity.AgentVersion;
 import dev.atrium.marketplace.entity.Pricing;
 import dev.atrium.platform.http.JsonInput;
@@ -65,11 +65,12 @@ public class ServedVersions {
 
     private Served keep(AgentVersion version) {
         String card = version.cardJson();
-        Optional<Schema> schema = JsonInput.read(card) instanceof JsonObject object
-                && object.get("input_schema") instanceof JsonObject input
+        JsonObject object = JsonInput.read(card) instanceof JsonObject o ? o : JsonValue.EMPTY_JSON_OBJECT;
+        Optional<Schema> schema = object.get("input_schema") instanceof JsonObject input
                 ? Optional.of(cards.validator().compile(input.toString())) : Optional.empty();
-        var served = new Served(version.servingCopy(), schema,
-                Pricing.of(CardValidator.stored(card).pricingJson()), AgentRunner.dependencies(card));
+        // the card's pricing object as the stored card holds it (CardValidator.stored), without reading it twice
+        Pricing pricing = Pricing.of(object.get("pricing") instanceof JsonObject p ? p.toString() : null);
+        var served = new Served(version.servingCopy(), schema, pricing, AgentRunner.dependencies(card));
         if (kept.size() >= MAX_ENTRIES) {
             kept.clear();
         }
