@@ -34,7 +34,7 @@ public class KnownTiers {
 
     /** At most this many users; a full table starts afresh. */
     static final int MAX_ENTRIES = 10_000;
-    private static final String NO_VERSION = "";
+    static final String NO_VERSION = "";
     private static final Logger LOG = Logger.getLogger(KnownTiers.class.getName());
 
     /** A tier as read under {@code version} at {@code keptAt}. */

@@ -1,6 +1,7 @@
 package dev.atrium.ai.control;
 
 import java.time.Clock;
+import java.util.Optional;
 
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -36,6 +37,20 @@ public class TenantService {
     }
 
     /**
+     * {@link #onFreeTier(long)} with the version of the user's tier already read from the shared store (the key
+     * {@link #tierVersionKey}, read together with other state in one round trip); empty when the store did not answer.
+     */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public boolean onFreeTier(long userId, Optional<String> tierVersion) {
+        return tierOf(userId, tierVersion.orElse(KnownTiers.NO_VERSION)) == Tier.FREE;
+    }
+
+    /** The shared store's key of the version of the user's tier. */
+    public static String tierVersionKey(long userId) {
+        return KnownTiers.versionKey(userId);
+    }
+
+    /**
      * The user's tier: kept, or read and kept. Without a transaction of its own: a kept tier asks only the store (one
      * round trip); a store that cannot answer leaves the tier read from the database every time.
      */
@@ -47,6 +62,10 @@ public class TenantService {
         } catch (KeyValueStoreException e) {
             return read(userId);
         }
+        return tierOf(userId, version);
+    }
+
+    private Tier tierOf(long userId, String version) {
         var kept = known.kept(userId, version);
         if (kept.isPresent()) {
             return kept.get();

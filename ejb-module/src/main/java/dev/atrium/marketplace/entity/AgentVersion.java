@@ -120,6 +120,28 @@ public class AgentVersion {
         embed(embedding, embeddingModel);
     }
 
+    /**
+     * A detached copy holding only what never changes once a version is submitted (id, agent, author, name, number,
+     * card, bundle) and its status as of now: what the invoke gateway keeps per version, without the checks' report
+     * and the embeddings.
+     */
+    public AgentVersion servingCopy() {
+        var copy = new AgentVersion();
+        copy.id = id;
+        copy.agentId = agentId;
+        copy.authorId = authorId;
+        copy.name = name;
+        copy.semanticVersion = semanticVersion;
+        copy.card = card;
+        copy.bundleKey = bundleKey;
+        copy.bundleSize = bundleSize;
+        copy.smokeStatus = smokeStatus;
+        copy.status = status;
+        copy.reviewDueAt = reviewDueAt;
+        copy.createdAt = createdAt;
+        return copy;
+    }
+
     /** The capability embedding of this version's card, by the named model. */
     public void embed(float[] vector, String model) {
         if (vector == null) {

@@ -124,6 +124,25 @@ public interface KeyValueStore {
     }
 
     /**
+     * {@link #increment} of {@code countKey} and {@link #getAll} of {@code keys} together: a counted hit and the state
+     * read beside it (the invoke gateway's rate limit with the caller's tier version and free-tier counters). Redis
+     * does both in one round trip; throws {@link KeyValueStoreException} when the counter holds no integer, and then
+     * reads nothing. The values are read after the increment, each atomically, not the set of them.
+     */
+    default CountAndValues incrementAndGetAll(String countKey, Duration ttlOnCreate, List<String> keys) {
+        keys.forEach(k -> Objects.requireNonNull(k, "key"));
+        long count = increment(countKey, ttlOnCreate);
+        return new CountAndValues(count, getAll(keys));
+    }
+
+    /** What {@link #incrementAndGetAll} answers: the counter's new value and the values, in the order asked. */
+    record CountAndValues(long count, List<Optional<String>> values) {
+        public CountAndValues {
+            values = List.copyOf(values);
+        }
+    }
+
+    /**
      * Sets a new time to live on an existing entry, counted from now; a {@code null} or non-positive ttl makes it
      * never expire. {@code false} when the key is absent.
      */

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -89,6 +90,23 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
             """);
 
     // PERSIST alone answers 0 both for "absent" and for "had no ttl", which expire() must tell apart
+    // INCREMENT's count, then MGET of the other keys; a counter that is no integer fails before anything is read
+    static final Script INCREMENT_AND_GET_ALL = new Script("""
+            local created = redis.call('EXISTS', KEYS[1]) == 0
+            local value = redis.call('INCRBY', KEYS[1], 1)
+            if created and tonumber(ARGV[1]) > 0 then
+              redis.call('PEXPIRE', KEYS[1], ARGV[1])
+            end
+            local answer = {value}
+            if #KEYS > 1 then
+              local values = redis.call('MGET', unpack(KEYS, 2))
+              for i = 1, #KEYS - 1 do
+                answer[i + 1] = values[i]
+              end
+            end
+            return answer
+            """);
+
     static final Script PERSIST = new Script("""
             if redis.call('EXISTS', KEYS[1]) == 0 then
               return 0
@@ -215,6 +233,24 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
         // Lua's false (no value replaced) ends the reply early or comes back as null
         Object replaced = answer.size() > 1 ? answer.get(1) : null;
         return new CountAndSwap((Long) answer.get(0), Optional.ofNullable((String) replaced));
+    }
+
+    @Override
+    public CountAndValues incrementAndGetAll(String countKey, Duration ttlOnCreate, List<String> keys) {
+        Objects.requireNonNull(countKey, "key");
+        keys.forEach(k -> Objects.requireNonNull(k, "key"));
+        var scriptKeys = new ArrayList<String>(keys.size() + 1);
+        scriptKeys.add(countKey);
+        scriptKeys.addAll(keys);
+        var answer = (List<?>) call("INCRBY / MGET", redis -> INCREMENT_AND_GET_ALL.run(redis, scriptKeys,
+                List.of(Long.toString(Ttl.millis(ttlOnCreate)))));
+        var values = new ArrayList<Optional<String>>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            // Lua's false (an absent key) comes back as null, or ends the reply early
+            Object value = i + 1 < answer.size() ? answer.get(i + 1) : null;
+            values.add(Optional.ofNullable((String) value));
+        }
+        return new CountAndValues((Long) answer.get(0), values);
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -480,6 +481,52 @@ abstract class KeyValueStoreContract {
     }
 
     @Test
+    void whenAHitIsCountedWithReadsThenTheCountRisesAndTheValuesAreAnsweredInOrder() {
+        store().set(key("a"), "alpha", Duration.ofMinutes(1));
+        store().set(key("c"), "", null);
+
+        var first = store().incrementAndGetAll(key("hits"), Duration.ofMinutes(5),
+                List.of(key("a"), key("b"), key("c"), key("hits")));
+        var second = store().incrementAndGetAll(key("hits"), Duration.ofMinutes(9), List.of(key("b")));
+
+        assertThat(first).isEqualTo(new KeyValueStore.CountAndValues(1,
+                List.of(Optional.of("alpha"), Optional.empty(), Optional.of(""), Optional.of("1"))));
+        assertThat(second).isEqualTo(new KeyValueStore.CountAndValues(2, List.of(Optional.empty())));
+        assertThat(store().ttl(key("hits"))).as("the counter keeps the ttl it was created with")
+                .hasValueSatisfying(ttl -> assertThat(ttl).isLessThanOrEqualTo(Duration.ofMinutes(5))
+                        .isGreaterThan(Duration.ofMinutes(4)));
+    }
+
+    @Test
+    void whenAHitIsCountedWithNothingToReadOrNoTtlThenOnlyTheCountIsAnsweredAndItNeverExpires() {
+        var answer = store().incrementAndGetAll(key("hits"), null, List.of());
+
+        assertThat(answer).isEqualTo(new KeyValueStore.CountAndValues(1, List.of()));
+        assertThat(store().ttl(key("hits"))).isEmpty();
+    }
+
+    @Test
+    void whenTheCounterOfACountWithReadsIsNotAnIntegerThenItFailsAndChangesNothing() {
+        store().set(key("hits"), "lots", null);
+        store().set(key("a"), "kept", null);
+
+        assertThatThrownBy(() -> store().incrementAndGetAll(key("hits"), null, List.of(key("a"))))
+                .isInstanceOf(KeyValueStoreException.class);
+
+        assertThat(store().get(key("hits"))).contains("lots");
+        assertThat(store().get(key("a"))).contains("kept");
+    }
+
+    @Test
+    void whenManyCountWithReadsAtOnceThenEveryHitIsCountedOnce() throws Exception {
+        var results = concurrently(THREADS, i -> store().incrementAndGetAll(key("hits"), Duration.ofMinutes(1),
+                List.of(key("a"))).count());
+
+        assertThat(results).containsExactlyInAnyOrderElementsOf(
+                LongStream.rangeClosed(1, THREADS).boxed().toList());
+    }
+
+    @Test
     void whenAnEventIsCountedAndSwappedThenTheCountRisesAndTheReplacedValueIsAnswered() {
         var first = store().incrementAndSwap(key("count"), Duration.ofMinutes(5), key("place"), "first",
                 Duration.ofMinutes(1));
@@ -550,7 +597,7 @@ abstract class KeyValueStoreContract {
                 key("place"), "v" + i, Duration.ofMinutes(1)));
 
         assertThat(results).extracting(KeyValueStore.CountAndSwap::count).containsExactlyInAnyOrderElementsOf(
-                java.util.stream.LongStream.rangeClosed(1, THREADS).boxed().toList());
+                LongStream.rangeClosed(1, THREADS).boxed().toList());
         var replaced = new ArrayList<String>();
         results.forEach(r -> r.replaced().ifPresent(replaced::add));
         assertThat(replaced).hasSize(THREADS - 1).doesNotHaveDuplicates();

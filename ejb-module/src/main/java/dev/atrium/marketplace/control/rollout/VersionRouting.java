@@ -5,7 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -50,9 +52,20 @@ public class VersionRouting {
      * approved version; 503 when the agent has nothing to serve (never the case for a listed agent).
      */
     public AgentVersion versionFor(Agent agent, long userId, Integer pinnedMajor) {
-        AgentVersion current = agents.current(agent).orElseThrow(() -> BusinessException.notFound("Agent"));
-        AgentVersion candidate = agent.rolloutState() == RolloutState.NONE ? null
-                : agents.version(agent.candidateVersionId()).orElse(null);
+        return versionFor(agent, userId, pinnedMajor, agents::version);
+    }
+
+    /**
+     * {@link #versionFor(Agent, long, Integer)} with the current and candidate versions read through
+     * {@code versions} (by id), such as the invoke gateway's kept versions; the pinned major's other versions are
+     * still read from the database.
+     */
+    public AgentVersion versionFor(Agent agent, long userId, Integer pinnedMajor,
+                                   Function<UUID, Optional<AgentVersion>> versions) {
+        AgentVersion current = versions.apply(agent.currentVersionId())
+                .orElseThrow(() -> BusinessException.notFound("Agent"));
+        AgentVersion candidate = agent.rolloutState() == RolloutState.NONE || agent.candidateVersionId() == null
+                ? null : versions.apply(agent.candidateVersionId()).orElse(null);
         boolean toCandidate = candidate != null && inCandidateShare(agent, userId);
         if (pinnedMajor == null) {
             return toCandidate ? candidate : current;

@@ -13,10 +13,15 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
+import dev.atrium.marketplace.control.CallFunds;
+import dev.atrium.marketplace.entity.Pricing;
+import dev.atrium.platform.error.BusinessException;
+import dev.atrium.platform.error.Problem;
+
 /**
- * The parts of a call's price that admission reserves in the database, each by one conditional statement in a short
- * transaction of its own, so concurrent calls (on any instance) can never take the same thing twice: a freemium
- * agent's free calls of the month, the month whose subscription fee a call pays, and the budget an invocation's
+ * The parts of a call's price that admission reserves in the database, each by one conditional statement, all of a
+ * call's in one short transaction ({@link #admit}), so concurrent calls (on any instance) can never take the same
+ * thing twice: a freemium agent's free calls of the month, the month whose subscription fee a call pays, and the budget an invocation's
  * dependency calls draw on ({@code Atrium-Max-Price-Usd}). Each has its give-back, for a call refused or failed
  * after it reserved.
  */
@@ -27,11 +32,63 @@ public class Admissions {
     public record Budget(BigDecimal cap, BigDecimal spent, int refused) {
     }
 
+    /**
+     * What {@link #admit} reserved, all in one transaction: the month ({@link #month}), whether the call took a free
+     * call or pays the month's fee, the charge decided, and the hold (null when the call may cost nothing).
+     * {@code overBudget}: the invocation's budget could not cover this dependency call; the refusal is counted and
+     * nothing is held, the free call or fee month stays reserved for the caller to give back as it refuses.
+     */
+    public record Admitted(int month, boolean freeSlot, boolean paysFee, Pricing.Charge charge, boolean overBudget,
+                           UUID holdId) {
+    }
+
     @PersistenceContext(unitName = "atrium")
     EntityManager em;
 
     @Inject
     Clock clock;
+
+    /** Billing's balances (billing implements it). */
+    @Inject
+    CallFunds balances;
+
+    /**
+     * Decides and reserves a call's price in one transaction (docs/decisions/billing.md, "Holds — no overspending"):
+     * the freemium free call or the subscription month, the dependency budget of the invocation {@code root} (null
+     * for a caller's own call, which opens a budget of {@code maxPrice} when {@code opensBudget}), then the hold of
+     * the most it can cost. A refusal (above {@code maxPrice}, 402 from the balance) rolls all of it back; only the
+     * budget's refusal commits, as it is counted ({@link Admitted#overBudget}).
+     */
+    public Admitted admit(long userId, UUID agentId, String agentName, Pricing pricing, UUID runId, UUID root,
+                          BigDecimal maxPrice, boolean opensBudget) {
+        int month = month();
+        boolean freeSlot = false;
+        boolean paysFee = false;
+        if (pricing.hasFreeSlots()) {
+            freeSlot = takeFreeSlot(userId, agentId, month, pricing.freeQuota());
+        } else if (pricing.model() == Pricing.Model.SUBSCRIPTION) {
+            paysFee = claimFeeMonth(userId, agentId, month, runId);
+        }
+        var charge = pricing.decide(freeSlot, paysFee);
+        BigDecimal max = charge.max();
+        if (root != null) {
+            if (!reserveInBudget(root, max)) {
+                return new Admitted(month, freeSlot, paysFee, charge, true, null);
+            }
+        } else {
+            BigDecimal cap = maxPrice == null ? max : maxPrice;
+            if (max.compareTo(cap) > 0) {
+                throw new BusinessException(Problem.PAYMENT_REQUIRED, "Above the price you agreed to",
+                        "This call of " + agentName + " may cost up to " + max.toPlainString() + " USD, above "
+                                + "Atrium-Max-Price-Usd " + cap.toPlainString() + " USD");
+            }
+            if (opensBudget) {
+                openBudget(runId, userId, cap, max);
+            }
+        }
+        UUID hold = max.signum() > 0 ? balances.hold(userId, max) : null;
+        return new Admitted(month, freeSlot, paysFee, charge, false, hold);
+    }
 
     /** The calendar month (UTC) of now, as YYYYMM: the month a call is admitted in pays for it. */
     public int month() {

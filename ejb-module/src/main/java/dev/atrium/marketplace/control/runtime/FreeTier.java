@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -42,6 +44,27 @@ public class FreeTier {
             throw usedUp("calls", config.freeCallsPerMonth, month);
         }
         if (store.count(tokensKey(userId, month)) >= config.freeTokensPerMonth) {
+            throw usedUp("tokens", config.freeTokensPerMonth, month);
+        }
+    }
+
+    /** The keys {@link #check(long, List)} reads: this month's calls and tokens of the user. */
+    public List<String> keys(long userId) {
+        YearMonth month = month();
+        return List.of(callsKey(userId, month), tokensKey(userId, month));
+    }
+
+    /**
+     * {@link #check(long)} on the values of {@link #keys} already read (with the rate limit, in one round trip);
+     * 402 when this month's calls or tokens are used up; changes nothing.
+     */
+    public void check(long userId, List<Optional<String>> values) {
+        YearMonth month = month();
+        var keys = keys(userId);
+        if (KeyValueStore.integer(keys.get(0), values.get(0)) >= config.freeCallsPerMonth) {
+            throw usedUp("calls", config.freeCallsPerMonth, month);
+        }
+        if (KeyValueStore.integer(keys.get(1), values.get(1)) >= config.freeTokensPerMonth) {
             throw usedUp("tokens", config.freeTokensPerMonth, month);
         }
     }

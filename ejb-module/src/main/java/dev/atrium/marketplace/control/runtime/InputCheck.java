@@ -1,12 +1,16 @@
 package dev.atrium.marketplace.control.runtime;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
+import com.networknt.schema.Schema;
+
 import dev.atrium.marketplace.control.submission.CardValidator;
+import dev.atrium.marketplace.control.submission.SubmissionProblem;
 import dev.atrium.platform.http.JsonInput;
 
 /**
@@ -32,7 +36,21 @@ final class InputCheck {
                 || !(card.get("input_schema") instanceof JsonObject schema)) {
             return Optional.empty();
         }
-        var problems = validator.validateAgainst(schema.toString(), object.toString());
+        return text(validator.validateAgainst(schema.toString(), object.toString()));
+    }
+
+    /** {@link #problems(JsonValue, String, CardValidator)} against the card's input schema compiled beforehand. */
+    static Optional<String> problems(JsonValue input, Optional<Schema> inputSchema, CardValidator validator) {
+        if (!(input instanceof JsonObject object)) {
+            return Optional.of("The input must be a JSON object, not " + kind(input));
+        }
+        if (inputSchema.isEmpty()) {
+            return Optional.empty();
+        }
+        return text(validator.validateAgainst(inputSchema.get(), object.toString()));
+    }
+
+    private static Optional<String> text(List<SubmissionProblem> problems) {
         if (problems.isEmpty()) {
             return Optional.empty();
         }

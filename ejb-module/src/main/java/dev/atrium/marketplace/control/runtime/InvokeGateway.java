@@ -5,6 +5,7 @@ import static dev.atrium.platform.http.JsonProviders.JSON;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,6 @@ import dev.atrium.marketplace.control.MarketplaceConfig;
 import dev.atrium.marketplace.control.pii.PersonalData;
 import dev.atrium.marketplace.control.rollout.VersionRouting;
 import dev.atrium.marketplace.control.submission.CardValidation;
-import dev.atrium.marketplace.control.submission.CardValidator;
 import dev.atrium.marketplace.control.trust.TrustService;
 import dev.atrium.marketplace.entity.Agent;
 import dev.atrium.marketplace.entity.AgentVersion;
@@ -171,6 +171,9 @@ public class InvokeGateway {
     @Inject
     InvokeStages stages;
 
+    @Inject
+    ServedVersions served;
+
     public Invocation invoke(Invoker caller, String agentRef, JsonValue input) {
         return invoke(caller, agentRef, null, null, input);
     }
@@ -189,7 +192,7 @@ public class InvokeGateway {
                            JsonValue input) {
         var rate = rate(caller);
         Agent agent = active(agentRef);
-        AgentVersion version = routing.versionFor(agent, caller.userId(), pinnedMajor);
+        AgentVersion version = routing.versionFor(agent, caller.userId(), pinnedMajor, served::version);
         return invoke(caller, agent, version, input, rate, Calling.own(maxPrice));
     }
 
@@ -227,7 +230,7 @@ public class InvokeGateway {
         }
         var caller = new Invoker(grant.userId());
         var rate = rate(caller);
-        AgentVersion version = routing.versionFor(agent, grant.userId(), pinnedMajor);
+        AgentVersion version = routing.versionFor(agent, grant.userId(), pinnedMajor, served::version);
         var declared = VersionRange.parse(range);
         if (!declared.contains(SemanticVersion.parse(version.version()))) {
             throw BusinessException.conflict("Agent " + agent.name() + " would answer with version "
@@ -237,34 +240,49 @@ public class InvokeGateway {
                 grant.rootRunId(), null));
     }
 
-    private RateLimiter.Decision rate(Invoker caller) {
-        var rate = limiter.hit("invoke|user:" + caller.userId(), config.invokePerMinute, WINDOW);
+    /**
+     * The invoke limit's hit, with what the free tier needs read in the same round trip to the shared store: the
+     * version of the caller's tier and this month's free calls and tokens.
+     */
+    private Rated rate(Invoker caller) {
+        var keys = new ArrayList<String>(3);
+        keys.add(TenantService.tierVersionKey(caller.userId()));
+        keys.addAll(freeTier.keys(caller.userId()));
+        var hit = limiter.hitAndRead("invoke|user:" + caller.userId(), config.invokePerMinute, WINDOW, keys);
+        var rate = hit.decision();
         if (!rate.allowed()) {
             throw new BusinessException(Problem.RATE_LIMITED, "Too many invocations",
                     "At most " + rate.limit() + " invocations per " + WINDOW.toSeconds() + " s window per user, "
                             + "whichever key or token makes them; retry in " + rate.retryAfterSeconds() + " s",
                     rateHeaders(rate, true));
         }
-        return rate;
+        return new Rated(rate, hit.values().get(0), hit.values().subList(1, 3));
+    }
+
+    /** The invoke limit's decision, the caller's tier version and free-tier counters read with it. */
+    private record Rated(RateLimiter.Decision decision, Optional<String> tierVersion,
+                         List<Optional<String>> freeCounters) {
     }
 
     private Invocation invoke(Invoker caller, Agent agent, AgentVersion version, JsonValue input,
-                              RateLimiter.Decision rate, Calling calling) {
-        boolean free = tenants.onFreeTier(caller.userId());
+                              Rated rated, Calling calling) {
+        var rate = rated.decision();
+        boolean free = tenants.onFreeTier(caller.userId(), rated.tierVersion());
         if (free) {
-            freeTier.check(caller.userId());
+            freeTier.check(caller.userId(), rated.freeCounters());
         }
-        var problems = InputCheck.problems(input, version.cardJson(), cards.validator());
+        var serving = served.served(version.id()).orElseThrow(() -> BusinessException.notFound("Agent"));
+        var problems = InputCheck.problems(input, serving.inputSchema(), cards.validator());
         if (problems.isPresent()) {
             return Invocation.refused(problems.get(), rate);
         }
-        Pricing pricing = Pricing.of(CardValidator.stored(version.cardJson()).pricingJson());
+        Pricing pricing = serving.pricing();
         if (pricing.model() == Pricing.Model.SUBSCRIPTION) {
             subscriptionCap(caller, agent);
         }
         try (var admission = new Admission(UUID.randomUUID())) {
             try (var timing = stages.start(InvokeStages.Stage.ADMISSION)) {
-                admit(admission, caller.userId(), agent, version, pricing, calling);
+                admit(admission, caller.userId(), agent, serving, calling);
             }
             if (free) {
                 freeTier.count(caller.userId());
@@ -274,7 +292,8 @@ public class InvokeGateway {
             var run = runner.run(agent, version, masked.value().toString().getBytes(StandardCharsets.UTF_8),
                     new AgentRunner.Calling(caller.userId(), calling.chain(), admission.runId(),
                             calling.rootFor(admission.runId())));
-            return finish(caller, agent, version, masked.value(), run, free, rate, admission, calling);
+            return finish(caller, agent, version, masked.value(), run, free, rate, admission, calling,
+                    serving.dependencies().isEmpty());
         }
     }
 
@@ -284,49 +303,34 @@ public class InvokeGateway {
      * ({@code Atrium-Max-Price-Usd}), then the hold of the most it can cost on the caller's balance (402/30001 when it
      * does not fit).
      */
-    private void admit(Admission admission, long userId, Agent agent, AgentVersion version, Pricing pricing,
+    private void admit(Admission admission, long userId, Agent agent, ServedVersions.Served serving,
                        Calling calling) {
-        int month = admissions.month();
-        boolean freeSlot = false;
-        boolean paysFee = false;
-        if (pricing.hasFreeSlots()) {
-            freeSlot = admissions.takeFreeSlot(userId, agent.id(), month, pricing.freeQuota());
-            if (freeSlot) {
-                admission.unlessServed(() -> admissions.giveFreeSlotBack(userId, agent.id(), month));
-            }
-        } else if (pricing.model() == Pricing.Model.SUBSCRIPTION) {
-            paysFee = admissions.claimFeeMonth(userId, agent.id(), month, admission.runId());
-            if (paysFee) {
-                admission.unlessServed(() -> admissions.releaseFeeMonth(userId, agent.id(), month,
-                        admission.runId()));
-            }
+        var admitted = admissions.admit(userId, agent.id(), agent.name(), serving.pricing(), admission.runId(),
+                calling.root(), calling.maxPrice(), calling.root() == null && !serving.dependencies().isEmpty());
+        int month = admitted.month();
+        if (admitted.freeSlot()) {
+            admission.unlessServed(() -> admissions.giveFreeSlotBack(userId, agent.id(), month));
         }
-        var charge = pricing.decide(freeSlot, paysFee);
+        if (admitted.paysFee()) {
+            admission.unlessServed(() -> admissions.releaseFeeMonth(userId, agent.id(), month, admission.runId()));
+        }
+        var charge = admitted.charge();
         admission.decided(charge);
         BigDecimal max = charge.max();
-        if (calling.root() != null) {
-            if (!admissions.reserveInBudget(calling.root(), max)) {
-                throw new BusinessException(Problem.PAYMENT_REQUIRED, "Over the invocation's price cap",
-                        "This call of " + agent.name() + " may cost up to " + max.toPlainString() + " USD, more "
-                                + "than is left of the price the caller agreed to (Atrium-Max-Price-Usd)");
-            }
-            admission.budgeted(admissions, calling.root(), max);
-        } else {
-            BigDecimal cap = calling.maxPrice() == null ? max : calling.maxPrice();
-            if (max.compareTo(cap) > 0) {
-                throw new BusinessException(Problem.PAYMENT_REQUIRED, "Above the price you agreed to",
-                        "This call of " + agent.name() + " may cost up to " + max.toPlainString() + " USD, above "
-                                + "Atrium-Max-Price-Usd " + cap.toPlainString() + " USD");
-            }
-            if (!AgentRunner.dependencies(version.cardJson()).isEmpty()) {
-                admissions.openBudget(admission.runId(), userId, cap, max);
-            }
+        if (admitted.overBudget()) {
+            throw new BusinessException(Problem.PAYMENT_REQUIRED, "Over the invocation's price cap",
+                    "This call of " + agent.name() + " may cost up to " + max.toPlainString() + " USD, more "
+                            + "than is left of the price the caller agreed to (Atrium-Max-Price-Usd)");
         }
-        if (max.signum() > 0) {
-            UUID hold = balances.hold(userId, max);
+        if (calling.root() != null) {
+            admission.budgeted(admissions, calling.root(), max);
+        }
+        UUID hold = admitted.holdId();
+        if (hold != null) {
             admission.held(hold, () -> balances.release(hold));
         }
     }
+
     /** Subscribers may call one agent at most {@code subscriptionCallsPerSecond} times a second: 429 past it. */
     private void subscriptionCap(Invoker caller, Agent agent) {
         var second = limiter.hit("subscription|" + caller.userId() + "|" + agent.id(),
@@ -341,7 +345,7 @@ public class InvokeGateway {
 
     private Invocation finish(Invoker caller, Agent agent, AgentVersion served, JsonValue maskedInput,
                               AgentRunner.Run run, boolean free, RateLimiter.Decision rate, Admission admission,
-                              Calling calling) {
+                              Calling calling, boolean noDependencies) {
         var result = run.result();
         var reply = AgentProtocol.read(result, run.limits().timeout().toSeconds());
         RunStatus status = RunStatus.of(result.outcome(), reply.ok());
@@ -374,7 +378,7 @@ public class InvokeGateway {
         }
         metrics.counter("atrium_agent_invocations_total", new Tag("status", status.value())).inc();
         // the answer's price is the whole invocation's: this call and every dependency call it made
-        BigDecimal total = calling.root() == null && !AgentRunner.dependencies(served.cardJson()).isEmpty()
+        BigDecimal total = calling.root() == null && !noDependencies
                 ? record.priceCharged().add(recorder.chargedUnder(runId)) : record.priceCharged();
         return new Invocation(null, runId, version, status, durationMs, record.tokensInput(), record.tokensOutput(),
                 Pricing.money(total), body, rate);

@@ -116,8 +116,23 @@ public final class CardValidator {
 
     /** Validates one value against a JSON Schema given as text; an empty list means valid. */
     public List<SubmissionProblem> validateAgainst(String schema, String instance) {
+        return validateAgainst(registry.getSchema(schema, InputFormat.JSON), instance);
+    }
+
+    /**
+     * A JSON Schema given as text, every keyword compiled now: validating against it later compiles nothing, and it
+     * may be shared by threads.
+     */
+    public Schema compile(String schema) {
+        Schema compiled = registry.getSchema(schema, InputFormat.JSON);
+        compiled.initializeValidators();
+        return compiled;
+    }
+
+    /** Validates one value against a compiled JSON Schema ({@link #compile}); an empty list means valid. */
+    public List<SubmissionProblem> validateAgainst(Schema schema, String instance) {
         var problems = new LinkedHashSet<SubmissionProblem>();
-        report(problems, "", registry.getSchema(schema, InputFormat.JSON).validate(instance, InputFormat.JSON));
+        report(problems, "", schema.validate(instance, InputFormat.JSON));
         return List.copyOf(problems);
     }
 

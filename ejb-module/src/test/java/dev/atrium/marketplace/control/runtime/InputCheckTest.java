@@ -3,9 +3,11 @@ package dev.atrium.marketplace.control.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Optional;
 import java.util.Random;
 import java.util.stream.Stream;
 
+import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
 import org.junit.jupiter.api.Test;
@@ -83,6 +85,23 @@ class InputCheckTest {
             }
             assertThat(problems.get().length()).isLessThanOrEqualTo(InputCheck.TEXT_MAX);
         }
+    }
+
+    /** The gateway checks against the schema compiled once per version ({@link ServedVersions}): the same answers. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("hostile")
+    void whenTheSchemaWasCompiledBeforehandThenTheAnswerIsTheSameAsFromTheCard(String name, String body,
+                                                                            String expect, String alsoExpect) {
+        JsonValue input;
+        try {
+            input = JsonInput.read(body);
+        } catch (BusinessException malformed) {
+            return;
+        }
+        var schema = ((JsonObject) JsonInput.read(CARD)).getJsonObject("input_schema").toString();
+
+        assertThat(InputCheck.problems(input, Optional.of(VALIDATOR.compile(schema)), VALIDATOR))
+                .isEqualTo(InputCheck.problems(input, CARD, VALIDATOR));
     }
 
     @Test
