@@ -8,6 +8,8 @@ import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -46,6 +48,7 @@ import dev.atrium.platform.objects.ObjectStore;
 public class Payouts {
 
     public static final String FILES = "billing/payouts/";
+    private static final int FILED_PER_UPDATE = 1000;
     private static final Logger LOG = Logger.getLogger(Payouts.class.getName());
 
     @PersistenceContext(unitName = "atrium")
@@ -83,47 +86,55 @@ public class Payouts {
                 .setMaxResults(limit).getResultList();
     }
 
-    /** Settles the developers for the month, in the caller's transaction (a chunk). Answers how many were paid. */
+    /**
+     * Settles the developers for the month, in the caller's transaction (a chunk), and answers how many were paid. The
+     * chunk is settled as a set, by a fixed number of statements whatever its size: its accounts locked up front in
+     * the ledger's one order, what each developer held before the month's end read for all at once
+     * ({@link Ledger#heldBefore}), the developers the month settled already and their payout accounts read by one
+     * query each, then the payout rows and the entries posted together ({@link Ledger#postAll}).
+     */
     public int settle(List<Long> developers, YearMonth month) {
         Instant end = month.plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
-        int paid = 0;
-        // every account the chunk may move, locked up front in the ledger's one order
-        var chunkAccounts = new ArrayList<UUID>();
+        var sorted = developers.stream().sorted().distinct().toList();
+        var earnings = ledger.accounts(AccountKind.DEVELOPER_EARNINGS, sorted);
         // made, where missing, in the ledger's order of creation (kind, then owner), as a billing batch makes them
-        developers.stream().sorted().forEach(d -> chunkAccounts.add(
+        sorted.stream().filter(d -> !earnings.containsKey(d)).forEach(d -> earnings.put(d,
                 ledger.account(AccountKind.DEVELOPER_EARNINGS, d).id()));
+        // every account the chunk may move, locked up front in the ledger's one order
+        var chunkAccounts = new ArrayList<UUID>(earnings.values());
         chunkAccounts.add(ledger.account(AccountKind.PAYOUTS, BillingAccount.PLATFORM).id());
         ledger.lockInOrder(chunkAccounts);
-        for (long developer : developers) {
-            if (!em.createQuery("SELECT p.id FROM Payout p WHERE p.developerId = :d AND p.month = :m")
-                    .setParameter("d", developer).setParameter("m", month.toString()).getResultList().isEmpty()) {
+        var settled = new HashSet<>(em.createQuery("SELECT p.developerId FROM Payout p WHERE p.month = :m "
+                        + "AND p.developerId IN :ds", Long.class).setParameter("m", month.toString())
+                .setParameter("ds", sorted).getResultList());
+        var held = ledger.heldBefore(earnings.values(), end);
+        var payTo = new HashMap<Long, PayoutAccount>();
+        em.createQuery("SELECT a FROM PayoutAccount a WHERE a.userId IN :ds", PayoutAccount.class)
+                .setParameter("ds", sorted).getResultList().forEach(a -> payTo.put(a.userId(), a));
+        Instant now = clock.instant();
+        var entries = new ArrayList<Ledger.Request>();
+        for (long developer : sorted) {
+            if (settled.contains(developer)) {
                 continue;
             }
-            BillingAccount earnings = ledger.lock(ledger.account(AccountKind.DEVELOPER_EARNINGS, developer));
-            BigDecimal upToEnd = (BigDecimal) em.createQuery("SELECT COALESCE(SUM(l.amount), 0) FROM JournalLine l, "
-                            + "JournalEntry e WHERE e.id = l.entryId AND l.accountId = :account AND e.occurredAt < :end")
-                    .setParameter("account", earnings.id()).setParameter("end", end).getSingleResult();
-            BigDecimal payable = Money.of(upToEnd);
+            BigDecimal payable = held.getOrDefault(earnings.get(developer), Money.ZERO);
             BigDecimal amount = payable.setScale(2, RoundingMode.DOWN);
-            Optional<PayoutAccount> to = accounts.of(developer).filter(a -> a.method() == PayoutAccount.Method.PROCESSOR
-                    ? a.connectedAccount() != null : a.iban() != null);
-            Instant now = clock.instant();
+            Optional<PayoutAccount> to = Optional.ofNullable(payTo.get(developer)).filter(a ->
+                    a.method() == PayoutAccount.Method.PROCESSOR ? a.connectedAccount() != null : a.iban() != null);
             if (amount.compareTo(config.payoutMinimum) < 0 || to.isEmpty()) {
                 em.persist(Payout.carried(developer, month, payable,
                         to.isEmpty() && amount.compareTo(config.payoutMinimum) >= 0, now));
                 continue;
             }
-            var payout = Payout.paid(developer, month, amount, to.get(),
-                    to.get().method() == PayoutAccount.Method.PROCESSOR ? transferWaitsFor() : null, now);
-            em.persist(payout);
-            ledger.post(EntryKind.PAYOUT, "payout:" + developer + ":" + month, null, "Payout for " + month + " ("
-                            + to.get().method().value() + ")",
+            em.persist(Payout.paid(developer, month, amount, to.get(),
+                    to.get().method() == PayoutAccount.Method.PROCESSOR ? transferWaitsFor() : null, now));
+            entries.add(new Ledger.Request(EntryKind.PAYOUT, "payout:" + developer + ":" + month, null,
+                    "Payout for " + month + " (" + to.get().method().value() + ")",
                     List.of(new Ledger.Line(AccountKind.DEVELOPER_EARNINGS, developer, Money.of(amount).negate()),
                             new Ledger.Line(AccountKind.PAYOUTS, BillingAccount.PLATFORM, Money.of(amount))),
-                    end.minusMillis(1));
-            paid++;
+                    end.minusMillis(1)));
         }
-        return paid;
+        return ledger.postAll(entries);
     }
 
     /** What a new processor payout waits for: its transfer, or a processor that can send one. */
@@ -243,7 +254,14 @@ public class Payouts {
         byte[] xml = Pain001.write("ATRIUM-PAYOUT-" + month, clock.instant(), month.plusMonths(1).atDay(1),
                 new Pain001.Debtor(config.payoutDebtorName, iban, config.payoutDebtorBic.orElse(null)), transfers);
         objects.put(FILES + month + ".xml", new ByteArrayInputStream(xml), "application/xml");
-        bank.forEach(Payout::filed);
+        // a thousand a statement: marked one by one, the payouts would be as many updates at the commit
+        var pending = bank.stream().filter(p -> p.status() == Payout.Status.PENDING_FILE).map(Payout::id).toList();
+        for (int i = 0; i < pending.size(); i += FILED_PER_UPDATE) {
+            em.createQuery("UPDATE Payout p SET p.status = :filed WHERE p.id IN :ids AND p.status = :pending")
+                    .setParameter("filed", Payout.Status.FILED).setParameter("pending", Payout.Status.PENDING_FILE)
+                    .setParameter("ids", pending.subList(i, Math.min(pending.size(), i + FILED_PER_UPDATE)))
+                    .executeUpdate();
+        }
         LOG.info(() -> "Payout file for " + month + ": " + transfers.size() + " transfers, " + xml.length + " bytes");
         return transfers.size();
     }
