@@ -3,11 +3,14 @@ package dev.atrium.billing.control;
 import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -21,6 +24,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceException;
 
 import org.eclipse.microprofile.config.inject.ConfigProperties;
 
@@ -254,16 +258,29 @@ public class Payouts {
         byte[] xml = Pain001.write("ATRIUM-PAYOUT-" + month, clock.instant(), month.plusMonths(1).atDay(1),
                 new Pain001.Debtor(config.payoutDebtorName, iban, config.payoutDebtorBic.orElse(null)), transfers);
         objects.put(FILES + month + ".xml", new ByteArrayInputStream(xml), "application/xml");
-        // a thousand a statement: marked one by one, the payouts would be as many updates at the commit
-        var pending = bank.stream().filter(p -> p.status() == Payout.Status.PENDING_FILE).map(Payout::id).toList();
-        for (int i = 0; i < pending.size(); i += FILED_PER_UPDATE) {
-            em.createQuery("UPDATE Payout p SET p.status = :filed WHERE p.id IN :ids AND p.status = :pending")
-                    .setParameter("filed", Payout.Status.FILED).setParameter("pending", Payout.Status.PENDING_FILE)
-                    .setParameter("ids", pending.subList(i, Math.min(pending.size(), i + FILED_PER_UPDATE)))
-                    .executeUpdate();
-        }
+        filed(bank.stream().filter(p -> p.status() == Payout.Status.PENDING_FILE).map(Payout::id).toList());
         LOG.info(() -> "Payout file for " + month + ": " + transfers.size() + " transfers, " + xml.length + " bytes");
         return transfers.size();
+    }
+
+    /**
+     * Marks the payouts filed, a thousand by a statement, by JDBC: marked entity by entity they would be as many
+     * updates at the commit, and a JPQL bulk update is also applied to every managed payout in memory, for each id.
+     */
+    private void filed(List<UUID> ids) {
+        var connection = em.unwrap(Connection.class);
+        for (int from = 0; from < ids.size(); from += FILED_PER_UPDATE) {
+            var some = ids.subList(from, Math.min(ids.size(), from + FILED_PER_UPDATE));
+            try (var update = connection.prepareStatement("UPDATE billing_payouts SET status = 'FILED' WHERE status "
+                    + "= 'PENDING_FILE' AND id IN (" + String.join(", ", Collections.nCopies(some.size(), "?")) + ")")) {
+                for (int i = 0; i < some.size(); i++) {
+                    update.setObject(i + 1, some.get(i));
+                }
+                update.executeUpdate();
+            } catch (SQLException e) {
+                throw new PersistenceException("Marking the payouts filed failed", e);
+            }
+        }
     }
 
     /** The month's payouts, by developer. */
