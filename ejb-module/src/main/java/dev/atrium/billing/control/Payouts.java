@@ -274,6 +274,8 @@ public class Payouts {
      * updates at the commit, and a JPQL bulk update is also applied to every managed payout in memory, for each id.
      */
     private void filed(List<UUID> ids) {
+        // the transaction's own connection is bound to the persistence context by a flush
+        em.flush();
         var connection = em.unwrap(Connection.class);
         for (int from = 0; from < ids.size(); from += FILED_PER_UPDATE) {
             var some = ids.subList(from, Math.min(ids.size(), from + FILED_PER_UPDATE));
