@@ -17,7 +17,7 @@ import dev.atrium.billing.control.Payouts;
 @Dependent
 public class PayoutDeveloperReader extends AbstractItemReader {
 
-    static final int PAGE = 500;
+    static final int PAGE = 1000;
 
     @EJB
     Payouts payouts;

@@ -201,7 +201,7 @@ public class Ledger {
             insert.executeBatch();
         }
         try (var insert = connection.prepareStatement("INSERT INTO journal_lines (id, entry_id, line_no, account_id, "
-                + "amount, posted_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+                + "amount, occurred_at, posted_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
             for (var entry : entries) {
                 for (var line : entry.lines()) {
                     insert.setObject(1, line.id());
@@ -209,7 +209,8 @@ public class Ledger {
                     insert.setInt(3, line.lineNo());
                     insert.setObject(4, line.accountId());
                     insert.setBigDecimal(5, line.amount());
-                    insert.setObject(6, OffsetDateTime.ofInstant(line.postedAt(), ZoneOffset.UTC));
+                    insert.setObject(6, OffsetDateTime.ofInstant(line.occurredAt(), ZoneOffset.UTC));
+                    insert.setObject(7, OffsetDateTime.ofInstant(line.postedAt(), ZoneOffset.UTC));
                     insert.addBatch();
                 }
             }
@@ -318,9 +319,63 @@ public class Ledger {
      */
     public void lockInOrder(Collection<UUID> accountIds) {
         em.flush();
-        for (var id : new TreeSet<>(accountIds)) {
-            em.createNativeQuery("UPDATE billing_accounts SET held = held WHERE id = ?").setParameter(1, id)
-                    .executeUpdate();
+        // one JDBC batch: its updates run one after the other in the order given, in one round trip
+        try (var update = em.unwrap(Connection.class).prepareStatement(
+                "UPDATE billing_accounts SET held = held WHERE id = ?")) {
+            for (var id : new TreeSet<>(accountIds)) {
+                update.setObject(1, id);
+                update.addBatch();
+            }
+            update.executeBatch();
+        } catch (SQLException e) {
+            throw new PersistenceException("Locking the accounts failed", e);
         }
+    }
+
+    /**
+     * What each account holds from causes that happened before {@code end}: its cached balance less its lines whose
+     * entry's cause happened at or after {@code end}. Those lines were posted at or after {@code end}, or caused later
+     * than posted (or written without the time), and both are index ranges (the lines' (account, posted) index, and
+     * on PostgreSQL the partial index of the second kind, migration V75), so the cost follows the lines after
+     * {@code end}, not the accounts' history. Exact only while this transaction holds the accounts locked
+     * ({@link #lockInOrder}): no other writer can then move their balances or commit lines on them.
+     */
+    public Map<UUID, BigDecimal> heldBefore(Collection<UUID> accountIds, Instant end) {
+        var held = new HashMap<UUID, BigDecimal>();
+        if (accountIds.isEmpty()) {
+            return held;
+        }
+        em.flush();
+        var ids = List.copyOf(accountIds);
+        for (Object[] row : em.createQuery("SELECT a.id, a.balance FROM BillingAccount a WHERE a.id IN :ids",
+                Object[].class).setParameter("ids", ids).getResultList()) {
+            held.put((UUID) row[0], Money.of((BigDecimal) row[1]));
+        }
+        // the candidates' entries decide; a line written without its cause's time (by hand) is always a candidate.
+        // Every kind is named so that PostgreSQL may also start from the entries by their (kind, occurred) index when
+        // few were caused after the end, rather than scan them all.
+        for (Object[] row : em.createQuery("SELECT l.accountId, SUM(l.amount) FROM JournalLine l, JournalEntry e "
+                        + "WHERE e.id = l.entryId AND l.accountId IN :ids AND (l.postedAt >= :end OR l.occurredAt "
+                        + "IS NULL OR l.occurredAt > l.postedAt) AND e.kind IN :kinds AND e.occurredAt >= :end "
+                        + "GROUP BY l.accountId", Object[].class)
+                .setParameter("ids", ids).setParameter("kinds", List.of(EntryKind.values()))
+                .setParameter("end", end).getResultList()) {
+            held.computeIfPresent((UUID) row[0], (id, balance) -> Money.of(balance.subtract((BigDecimal) row[1])));
+        }
+        return held;
+    }
+
+    /** The accounts of this kind owned by {@code owners}, by owner (none made). */
+    public Map<Long, UUID> accounts(AccountKind kind, Collection<Long> owners) {
+        var found = new HashMap<Long, UUID>();
+        if (owners.isEmpty()) {
+            return found;
+        }
+        for (Object[] row : em.createQuery("SELECT a.ownerId, a.id FROM BillingAccount a WHERE a.kind = :kind "
+                        + "AND a.ownerId IN :owners", Object[].class).setParameter("kind", kind)
+                .setParameter("owners", List.copyOf(owners)).getResultList()) {
+            found.put((Long) row[0], (UUID) row[1]);
+        }
+        return found;
     }
 }

@@ -3,11 +3,16 @@ package dev.atrium.billing.control;
 import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -19,6 +24,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceException;
 
 import org.eclipse.microprofile.config.inject.ConfigProperties;
 
@@ -46,6 +52,7 @@ import dev.atrium.platform.objects.ObjectStore;
 public class Payouts {
 
     public static final String FILES = "billing/payouts/";
+    private static final int FILED_PER_UPDATE = 1000;
     private static final Logger LOG = Logger.getLogger(Payouts.class.getName());
 
     @PersistenceContext(unitName = "atrium")
@@ -83,47 +90,61 @@ public class Payouts {
                 .setMaxResults(limit).getResultList();
     }
 
-    /** Settles the developers for the month, in the caller's transaction (a chunk). Answers how many were paid. */
+    /**
+     * Settles the developers for the month, in the caller's transaction (a chunk), and answers how many were paid. The
+     * chunk is settled as a set, by a fixed number of statements whatever its size: its accounts locked up front in
+     * the ledger's one order, what each developer held before the month's end read for all at once
+     * ({@link Ledger#heldBefore}), the developers the month settled already and their payout accounts read by one
+     * query each, then the payout rows and the entries posted together ({@link Ledger#postAll}).
+     */
     public int settle(List<Long> developers, YearMonth month) {
+        if (developers.isEmpty()) {
+            return 0;
+        }
         Instant end = month.plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
-        int paid = 0;
-        // every account the chunk may move, locked up front in the ledger's one order
-        var chunkAccounts = new ArrayList<UUID>();
+        var sorted = developers.stream().sorted().distinct().toList();
+        var earnings = ledger.accounts(AccountKind.DEVELOPER_EARNINGS, sorted);
         // made, where missing, in the ledger's order of creation (kind, then owner), as a billing batch makes them
-        developers.stream().sorted().forEach(d -> chunkAccounts.add(
+        sorted.stream().filter(d -> !earnings.containsKey(d)).forEach(d -> earnings.put(d,
                 ledger.account(AccountKind.DEVELOPER_EARNINGS, d).id()));
+        // every account the chunk may move, locked up front in the ledger's one order
+        var chunkAccounts = new ArrayList<UUID>(earnings.values());
         chunkAccounts.add(ledger.account(AccountKind.PAYOUTS, BillingAccount.PLATFORM).id());
         ledger.lockInOrder(chunkAccounts);
-        for (long developer : developers) {
-            if (!em.createQuery("SELECT p.id FROM Payout p WHERE p.developerId = :d AND p.month = :m")
-                    .setParameter("d", developer).setParameter("m", month.toString()).getResultList().isEmpty()) {
+        // the chunk's id range, which the unique (developer, month) index reads as one range whatever the plan; a
+        // list of ids would be compared with every payout of the month while its statistics still say it is empty
+        var settled = new HashSet<>(em.createQuery("SELECT p.developerId FROM Payout p WHERE p.month = :m "
+                        + "AND p.developerId BETWEEN :first AND :last", Long.class).setParameter("m", month.toString())
+                .setParameter("first", sorted.get(0)).setParameter("last", sorted.get(sorted.size() - 1))
+                .getResultList());
+        var held = ledger.heldBefore(earnings.values(), end);
+        var payTo = new HashMap<Long, PayoutAccount>();
+        em.createQuery("SELECT a FROM PayoutAccount a WHERE a.userId IN :ds", PayoutAccount.class)
+                .setParameter("ds", sorted).getResultList().forEach(a -> payTo.put(a.userId(), a));
+        Instant now = clock.instant();
+        var entries = new ArrayList<Ledger.Request>();
+        for (long developer : sorted) {
+            if (settled.contains(developer)) {
                 continue;
             }
-            BillingAccount earnings = ledger.lock(ledger.account(AccountKind.DEVELOPER_EARNINGS, developer));
-            BigDecimal upToEnd = (BigDecimal) em.createQuery("SELECT COALESCE(SUM(l.amount), 0) FROM JournalLine l, "
-                            + "JournalEntry e WHERE e.id = l.entryId AND l.accountId = :account AND e.occurredAt < :end")
-                    .setParameter("account", earnings.id()).setParameter("end", end).getSingleResult();
-            BigDecimal payable = Money.of(upToEnd);
+            BigDecimal payable = held.getOrDefault(earnings.get(developer), Money.ZERO);
             BigDecimal amount = payable.setScale(2, RoundingMode.DOWN);
-            Optional<PayoutAccount> to = accounts.of(developer).filter(a -> a.method() == PayoutAccount.Method.PROCESSOR
-                    ? a.connectedAccount() != null : a.iban() != null);
-            Instant now = clock.instant();
+            Optional<PayoutAccount> to = Optional.ofNullable(payTo.get(developer)).filter(a ->
+                    a.method() == PayoutAccount.Method.PROCESSOR ? a.connectedAccount() != null : a.iban() != null);
             if (amount.compareTo(config.payoutMinimum) < 0 || to.isEmpty()) {
                 em.persist(Payout.carried(developer, month, payable,
                         to.isEmpty() && amount.compareTo(config.payoutMinimum) >= 0, now));
                 continue;
             }
-            var payout = Payout.paid(developer, month, amount, to.get(),
-                    to.get().method() == PayoutAccount.Method.PROCESSOR ? transferWaitsFor() : null, now);
-            em.persist(payout);
-            ledger.post(EntryKind.PAYOUT, "payout:" + developer + ":" + month, null, "Payout for " + month + " ("
-                            + to.get().method().value() + ")",
+            em.persist(Payout.paid(developer, month, amount, to.get(),
+                    to.get().method() == PayoutAccount.Method.PROCESSOR ? transferWaitsFor() : null, now));
+            entries.add(new Ledger.Request(EntryKind.PAYOUT, "payout:" + developer + ":" + month, null,
+                    "Payout for " + month + " (" + to.get().method().value() + ")",
                     List.of(new Ledger.Line(AccountKind.DEVELOPER_EARNINGS, developer, Money.of(amount).negate()),
                             new Ledger.Line(AccountKind.PAYOUTS, BillingAccount.PLATFORM, Money.of(amount))),
-                    end.minusMillis(1));
-            paid++;
+                    end.minusMillis(1)));
         }
-        return paid;
+        return ledger.postAll(entries);
     }
 
     /** What a new processor payout waits for: its transfer, or a processor that can send one. */
@@ -243,9 +264,31 @@ public class Payouts {
         byte[] xml = Pain001.write("ATRIUM-PAYOUT-" + month, clock.instant(), month.plusMonths(1).atDay(1),
                 new Pain001.Debtor(config.payoutDebtorName, iban, config.payoutDebtorBic.orElse(null)), transfers);
         objects.put(FILES + month + ".xml", new ByteArrayInputStream(xml), "application/xml");
-        bank.forEach(Payout::filed);
+        filed(bank.stream().filter(p -> p.status() == Payout.Status.PENDING_FILE).map(Payout::id).toList());
         LOG.info(() -> "Payout file for " + month + ": " + transfers.size() + " transfers, " + xml.length + " bytes");
         return transfers.size();
+    }
+
+    /**
+     * Marks the payouts filed, a thousand by a statement, by JDBC: marked entity by entity they would be as many
+     * updates at the commit, and a JPQL bulk update is also applied to every managed payout in memory, for each id.
+     */
+    private void filed(List<UUID> ids) {
+        // the transaction's own connection is bound to the persistence context by a flush
+        em.flush();
+        var connection = em.unwrap(Connection.class);
+        for (int from = 0; from < ids.size(); from += FILED_PER_UPDATE) {
+            var some = ids.subList(from, Math.min(ids.size(), from + FILED_PER_UPDATE));
+            try (var update = connection.prepareStatement("UPDATE billing_payouts SET status = 'FILED' WHERE status "
+                    + "= 'PENDING_FILE' AND id IN (" + String.join(", ", Collections.nCopies(some.size(), "?")) + ")")) {
+                for (int i = 0; i < some.size(); i++) {
+                    update.setObject(i + 1, some.get(i));
+                }
+                update.executeUpdate();
+            } catch (SQLException e) {
+                throw new PersistenceException("Marking the payouts filed failed", e);
+            }
+        }
     }
 
     /** The month's payouts, by developer. */

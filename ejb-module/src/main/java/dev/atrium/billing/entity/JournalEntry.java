@@ -114,7 +114,8 @@ public class JournalEntry {
         var entry = new JournalEntry(kind, reference, actorId, memo, occurred, now);
         var lines = new ArrayList<JournalLine>();
         for (Amount a : nonZero) {
-            lines.add(new JournalLine(entry.id, lines.size() + 1, a.accountId(), Money.of(a.amount()), now));
+            lines.add(new JournalLine(entry.id, lines.size() + 1, a.accountId(), Money.of(a.amount()),
+                    entry.occurredAt, now));
         }
         entry.lines = List.copyOf(lines);
         return entry;

@@ -32,16 +32,21 @@ public class JournalLine {
     @Column(name = "posted_at", nullable = false, updatable = false)
     private Instant postedAt;
 
+    /** Its entry's {@code occurred_at}, repeated so that an account's lines can be found by it through an index. */
+    @Column(name = "occurred_at", updatable = false)
+    private Instant occurredAt;
+
     protected JournalLine() {
     }
 
-    JournalLine(UUID entryId, int lineNo, UUID accountId, BigDecimal amount, Instant postedAt) {
+    JournalLine(UUID entryId, int lineNo, UUID accountId, BigDecimal amount, Instant occurredAt, Instant postedAt) {
         this.id = LedgerIds.next();
         this.entryId = entryId;
         this.lineNo = lineNo;
         this.accountId = accountId;
         this.amount = amount;
         this.postedAt = postedAt;
+        this.occurredAt = occurredAt;
     }
 
     public UUID id() {
@@ -66,5 +71,9 @@ public class JournalLine {
 
     public Instant postedAt() {
         return postedAt;
+    }
+
+    public Instant occurredAt() {
+        return occurredAt;
     }
 }
