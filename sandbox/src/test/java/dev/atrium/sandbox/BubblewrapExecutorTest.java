@@ -55,6 +55,11 @@ class BubblewrapExecutorTest {
 
     @AfterEach
     void nothingLeftBehind() throws IOException {
+        assertNothingLeftBehind(workRoot, token);
+    }
+
+    /** No file in the work root, no cgroup of this JVM, no process with the token; the thread not interrupted. */
+    static void assertNothingLeftBehind(Path workRoot, String token) throws IOException {
         assertThat(Thread.interrupted()).as("the test thread was left interrupted").isFalse();
         try (Stream<Path> files = Files.list(workRoot)) {
             assertThat(files.toList()).as("files left in the work root").isEmpty();

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,20 +48,7 @@ class PreparedSandboxTest {
     @AfterEach
     void nothingLeftBehind() throws Exception {
         BubblewrapExecutor.awaitRemovals();
-        try (Stream<Path> files = Files.list(workRoot)) {
-            assertThat(files.toList()).as("files left in the work root").isEmpty();
-        }
-        String prefix = "run-" + ProcessHandle.current().pid() + "-";
-        for (String controller : List.of("memory", "cpu", "pids", "freezer", "cpuacct", "")) {
-            Path parent = Path.of("/sys/fs/cgroup", controller, Cgroups.PARENT);
-            if (Files.isDirectory(parent)) {
-                try (Stream<Path> groups = Files.list(parent)) {
-                    assertThat(groups.filter(Files::isDirectory).map(p -> p.getFileName().toString())
-                            .filter(n -> n.startsWith(prefix)).toList()).as("cgroups left").isEmpty();
-                }
-            }
-        }
-        assertThat(BubblewrapExecutorTest.processesWith(token)).as("processes left").isEmpty();
+        BubblewrapExecutorTest.assertNothingLeftBehind(workRoot, token);
     }
 
     @Test
@@ -165,7 +151,13 @@ class PreparedSandboxTest {
     /** The limits are the cgroup's from the sandbox's start: the same for a sandbox made ahead as for a cold run. */
     @Test
     void whenTheAgentPassesItsMemoryOrProcessLimitThenThePreparedRunEndsAsAColdRunDoes() throws IOException {
-        write("hog.py", "import sys\nsys.stdin.read()\nblocks = []\nwhile True:\n    blocks.append(bytearray(1 << 20))\n");
+        write("hog.py", """
+                import sys
+                sys.stdin.read()
+                blocks = []
+                while True:
+                    blocks.append(bytearray(1 << 20))
+                """);
         try (Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "hog.py", token), SMALL))) {
             assertThat(warm.run(new byte[0]).outcome()).isEqualTo(Outcome.MEMORY_LIMIT);
         }

@@ -89,7 +89,6 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
             return {value, replaced}
             """);
 
-    // PERSIST alone answers 0 both for "absent" and for "had no ttl", which expire() must tell apart
     // INCREMENT's count, then MGET of the other keys; a counter that is no integer fails before anything is read
     static final Script INCREMENT_AND_GET_ALL = new Script("""
             local created = redis.call('EXISTS', KEYS[1]) == 0
@@ -107,6 +106,7 @@ public final class RedisKeyValueStore implements KeyValueStore, AutoCloseable {
             return answer
             """);
 
+    // PERSIST alone answers 0 both for "absent" and for "had no ttl", which expire() must tell apart
     static final Script PERSIST = new Script("""
             if redis.call('EXISTS', KEYS[1]) == 0 then
               return 0
