@@ -118,7 +118,10 @@ public class WarmSandboxes {
     public WarmSandboxes() {
     }
 
-    /** A pool whose sandboxes are made and removed by {@code background} (tests run it on the calling thread), swept by calls to {@link #sweep()}. */
+    /**
+     * A pool whose sandboxes are made and removed by {@code background} (tests run it on the calling thread), swept by
+     * calls to {@link #sweep()}.
+     */
     WarmSandboxes(MarketplaceConfig config, Executor sandbox, Clock clock, Consumer<Runnable> background) {
         this.config = config;
         this.sandbox = sandbox;
