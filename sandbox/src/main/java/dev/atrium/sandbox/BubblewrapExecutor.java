@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -63,15 +62,21 @@ public final class BubblewrapExecutor implements Executor {
      * Removes the sandboxes of finished prepared runs after their answer: two threads, made when first needed. A
      * sandbox left here when the JVM ends is swept by the next executor ({@link StaleRuns}).
      */
-    private static final ExecutorService REMOVALS = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
+    static final ThreadPoolExecutor REMOVALS = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(), work -> {
                 Thread t = new Thread(work, "sandbox-removals");
                 t.setDaemon(true);
                 return t;
             });
 
+    /**
+     * Past this many removals waiting, a run removes its own sandbox before it answers: under a burst the removals
+     * cannot fall behind, nor can what a run left in its groups outlive its answer for long.
+     */
+    private static final int MAX_PENDING_REMOVALS = 16;
+
     static {
-        ((ThreadPoolExecutor) REMOVALS).allowCoreThreadTimeOut(true);
+        REMOVALS.allowCoreThreadTimeOut(true);
     }
 
     /** Shared by every executor of this JVM, so two of them never name a run alike. */
@@ -153,7 +158,11 @@ public final class BubblewrapExecutor implements Executor {
     @Override
     public Prepared prepare(RunSpec spec) {
         refuseWhatCannotRun(spec);
-        return launch(spec, cgroups.any());
+        if (!cgroups.any()) {
+            // without a cgroup nothing would bound or account what the agent does while it waits: run at the input
+            return Executor.super.prepare(spec);
+        }
+        return launch(spec, true);
     }
 
     private RunResult execute(RunSpec spec, boolean limited) {
@@ -227,6 +236,11 @@ public final class BubblewrapExecutor implements Executor {
         }
 
         @Override
+        public Duration cpuTime() {
+            return group == null ? Duration.ZERO : group.cpuTime();
+        }
+
+        @Override
         public RunResult run(byte[] stdin) {
             return run(stdin, true);
         }
@@ -254,7 +268,8 @@ public final class BubblewrapExecutor implements Executor {
                     interrupted = true;
                 }
                 if (removeAfter && !timedOut && !interrupted && !process.overflowed()
-                        && process.outputEnded(OUTPUT_GRACE_MILLIS)) {
+                        && process.outputEnded(OUTPUT_GRACE_MILLIS)
+                        && REMOVALS.getQueue().size() < MAX_PENDING_REMOVALS) {
                     RunResult result = result(false, false, Duration.ofNanos(System.nanoTime() - started));
                     REMOVALS.execute(this::close);
                     removed = true;

@@ -1,5 +1,7 @@
 package dev.atrium.sandbox;
 
+import java.time.Duration;
+
 /**
  * Runs one agent process in isolation. Agent behaviour (a crash, a timeout, a limit reached, garbage on stdout)
  * is never an exception: it is a {@link RunResult} with its {@link Outcome}. Implementations remove everything a
@@ -37,6 +39,11 @@ public interface Executor {
             @Override
             public boolean settled() {
                 return true;
+            }
+
+            @Override
+            public Duration cpuTime() {
+                return Duration.ZERO;
             }
 
             @Override

@@ -1,5 +1,7 @@
 package dev.atrium.sandbox;
 
+import java.time.Duration;
+
 /**
  * A sandbox made ahead of its call: namespaces, limits and mounts in place and the agent's process started, waiting
  * for its stdin. It serves exactly one run and is then removed; {@link #close()} removes it unused. Owned by one
@@ -15,6 +17,12 @@ public interface Prepared extends AutoCloseable {
      * well-behaved). Always true where the executor cannot tell.
      */
     boolean settled();
+
+    /**
+     * The CPU time its processes used so far, from its cgroup: what the agent spent waiting, before its input.
+     * {@link Duration#ZERO} where the executor does not account it.
+     */
+    Duration cpuTime();
 
     /**
      * Writes {@code stdin} to the waiting process and runs it to completion or to its limits, the timeout counted

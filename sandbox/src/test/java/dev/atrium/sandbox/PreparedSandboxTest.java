@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -138,6 +139,38 @@ class PreparedSandboxTest {
         }
     }
 
+    /**
+     * The removal threads held up and their queue full, as under a burst: a run removes its own sandbox before it
+     * answers, so what it left behind in its groups never outlives the answer.
+     */
+    @Test
+    void whenTheRemovalsFallBehindThenARunRemovesItsSandboxBeforeItAnswers() throws Exception {
+        write("main.py", """
+                import subprocess, sys
+                sys.stdin.read()
+                subprocess.Popen(["/bin/sleep", "300", sys.argv[1]], start_new_session=True,
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                print('{"output": {"left": true}}', flush=True)
+                """);
+        var held = new CountDownLatch(1);
+        try (Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "main.py", token), SMALL))) {
+            for (int i = 0; i < 2 + 16; i++) {
+                BubblewrapExecutor.REMOVALS.execute(() -> {
+                    try {
+                        held.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            RunResult run = warm.run(new byte[0]);
+            assertThat(run.stdoutText()).contains("\"left\": true");
+            BubblewrapExecutorTest.assertNothingLeftBehind(workRoot, token);
+        } finally {
+            held.countDown();
+        }
+    }
+
     @Test
     void whenTheAgentFloodsItsOutputBeforeItsInputThenTheRunEndsAtTheOutputLimit() throws IOException {
         write("main.py", "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n");
@@ -180,6 +213,23 @@ class PreparedSandboxTest {
             RunResult run = warm.run(new byte[0]);
             assertThat(Integer.parseInt(run.stdoutText().trim())).as(run.stderrText()).isPositive()
                     .isLessThan(SMALL.maxProcesses() + 5);
+        }
+    }
+
+    /** The pool closes a sandbox whose agent works before its input; the cgroup's CPU account tells it. */
+    @Test
+    void whenTheAgentWorksBeforeItsInputThenItsCpuTimeShowsItAndAWaitingOnesDoesNot() throws Exception {
+        write("spin.py", "while True:\n    pass\n");
+        write("wait.py", "import sys\nsys.stdin.read()\n");
+        try (Prepared spinning = executor.prepare(spec(List.of("/usr/bin/python3", "spin.py", token), SMALL));
+                Prepared waiting = executor.prepare(spec(List.of("/usr/bin/python3", "wait.py", token), SMALL))) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (spinning.cpuTime().compareTo(Duration.ofMillis(300)) < 0 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(spinning.cpuTime()).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            assertThat(spinning.settled()).isFalse();
+            assertThat(waiting.cpuTime()).as("the interpreter's start only").isLessThan(Duration.ofMillis(300));
         }
     }
 

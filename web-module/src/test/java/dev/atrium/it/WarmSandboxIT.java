@@ -18,7 +18,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * Sandboxes made ahead of their call (the warm pool, on by default): a call takes a sandbox whose agent already
  * waits for its input, and the sandbox is removed after that one call. Played as an attacker would: each call leaves
  * a file in /tmp, a variable in its environment and a process in the background, and reports what it found of the
- * call before; it finds nothing. A takedown removes the agent's waiting sandboxes from the host.
+ * call before; it finds nothing. A takedown removes the agent's waiting sandboxes from the host, and an agent that
+ * works before its input has its waiting sandbox closed and runs cold.
  */
 class WarmSandboxIT extends HostileAgentCase {
 
@@ -66,19 +67,20 @@ class WarmSandboxIT extends HostileAgentCase {
         }
 
         JsonNode first = HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
-        List<Long> waiting = awaitProcessesWith(process);
-        assertThat(waiting).as("a sandbox made ahead waits for the next call").isNotEmpty();
-        double hitsBefore = warmHits();
         JsonNode second = HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
+        List<Long> waiting = awaitProcessesWith(process);
+        assertThat(waiting).as("after its second call, a sandbox made ahead waits for the next").isNotEmpty();
+        double hitsBefore = warmHits();
+        JsonNode third = HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
 
-        assertThat(warmHits()).as("the second call was served by a sandbox made ahead").isGreaterThan(hitsBefore);
-        for (JsonNode run : List.of(first, second)) {
+        assertThat(warmHits()).as("the third call was served by a sandbox made ahead").isGreaterThan(hitsBefore);
+        for (JsonNode run : List.of(first, second, third)) {
             assertThat(run.get("file").asBoolean()).as("a file in /tmp of the call before: " + run).isFalse();
             assertThat(run.get("env").isNull()).as("the environment of the call before: " + run).isTrue();
             assertThat(run.get("processes")).as("a process of the call before: " + run).isEmpty();
         }
-        assertThat(second.get("nonce").asDouble()).as("another process, so none of the first's memory")
-                .isNotEqualTo(first.get("nonce").asDouble());
+        assertThat(third.get("nonce").asDouble()).as("another process, so none of the last one's memory")
+                .isNotEqualTo(second.get("nonce").asDouble());
         assertThat(HostileAgents.awaitNoProcessesWith(left, 10)).as("the calls' background processes").isEmpty();
         HostileAgents.stillServing(caller, calm);
     }
@@ -94,6 +96,7 @@ class WarmSandboxIT extends HostileAgentCase {
                 """, Map.of()));
         assertThat(listing.refused()).as(String.valueOf(listing.refusal())).isFalse();
         HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
+        HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
         assertThat(awaitProcessesWith(process)).as("a sandbox made ahead").isNotEmpty();
 
         var takenDown = staff.api().post("/v1/admin/agents/" + listing.id() + "/takedown",
@@ -103,6 +106,44 @@ class WarmSandboxIT extends HostileAgentCase {
         assertThat(HostileAgents.awaitNoProcessesWith(process, 10)).as("waiting sandboxes left").isEmpty();
         assertThat(caller.api().post("/v1/agents/" + listing.id() + "/invoke", HostileAgents.HELLO).status())
                 .isNotEqualTo(200);
+    }
+
+    /**
+     * The attacker's agent burns CPU from its start, before its input, where no call would pay for it: its sandbox
+     * made ahead is closed once it passes its start's CPU, and its next calls run cold, each answered.
+     */
+    @Test
+    void whenTheAgentWorksBeforeItsInputThenItsWaitingSandboxIsClosedAndItsCallsRunCold() {
+        String process = HostileAgents.marker();
+        ObjectNode card = HostileAgents.card("warm-spin", 20, false);
+        ((ArrayNode) card.get("runtime").get("entrypoint")).add(process);
+        var listing = HostileAgents.list(staff, card, HostileAgents.python("""
+                def spin():
+                    while True:
+                        pass
+
+                mod("thre", "ading").Thread(target=spin, daemon=True).start()
+
+                def attack(conf):
+                    return {"answered": True}
+                """, Map.of()));
+        if (HostileAgents.refusedByScan(listing)) {
+            HostileAgents.stillServing(caller, calm);
+            return;
+        }
+        HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
+        HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
+        assertThat(awaitProcessesWith(process)).as("a sandbox made ahead, spinning").isNotEmpty();
+        assertThat(HostileAgents.awaitNoProcessesWith(process, 15)).as("the spinning sandbox is closed").isEmpty();
+
+        double hitsBefore = warmHits();
+        for (int i = 0; i < 5; i++) {
+            assertThat(HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK))
+                    .get("answered").asBoolean()).isTrue();
+        }
+        assertThat(warmHits()).as("no call was served warm").isEqualTo(hitsBefore);
+        assertThat(HostileAgents.awaitNoProcessesWith(process, 10)).as("nothing made ahead again").isEmpty();
+        HostileAgents.stillServing(caller, calm);
     }
 
     private static List<Long> awaitProcessesWith(String marker) {

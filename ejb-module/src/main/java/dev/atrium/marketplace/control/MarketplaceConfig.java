@@ -107,6 +107,13 @@ public class MarketplaceConfig {
     @ConfigProperty(name = "sandbox.warm.idle-seconds", defaultValue = "60")
     public int sandboxWarmIdleSeconds;
 
+    /**
+     * The CPU a sandbox made ahead may use before its input (its agent's start); past it the sandbox is closed and the
+     * version's calls run cold until its pool goes idle.
+     */
+    @ConfigProperty(name = "sandbox.warm.start-cpu-ms", defaultValue = "1000")
+    public int sandboxWarmStartCpuMs;
+
     /** Calls one run of an agent may make to its dependencies. */
     @ConfigProperty(name = "marketplace.dependencies.calls-per-run", defaultValue = "10")
     public int dependenciesCallsPerRun;

@@ -7,6 +7,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,13 +47,16 @@ import dev.atrium.sandbox.SandboxRefused;
  * network), so a sandbox always runs what a cold run would. A call with another spec for the same agent (a new
  * version, another trust level, a changed secret) removes that agent's other pools; so does a change of the agent
  * ({@link #drain(UUID)}: takedown, suspension, a version activated).</li>
- * <li>The first call of a spec runs cold and starts one sandbox ahead; each call taken from the pool starts its
- * replacement. A call that finds the pool empty, or takes a sandbox whose agent is still starting, lets the pool
- * grow by one, up to {@code atrium.sandbox.warm.per-version}.</li>
+ * <li>The first call of a spec runs cold and makes nothing ahead, so an agent called once costs nothing more. A
+ * later call that finds the pool empty, or takes a sandbox whose agent is still starting, lets the pool grow by one,
+ * up to {@code atrium.sandbox.warm.per-version}; each call taken from the pool starts its replacement.</li>
  * <li>All pools together hold at most {@code atrium.sandbox.warm.max} sandboxes, whose memory limits add up to at
  * most {@code atrium.sandbox.warm.memory-mb}; past either, calls run cold.</li>
  * <li>A sandbox waits at most its agent's own timeout (what it does meanwhile is bounded as a cold run is); a pool
  * not called for {@code atrium.sandbox.warm.idle-seconds} is removed.</li>
+ * <li>A waiting agent must wait: one that spends more than {@code atrium.sandbox.warm.start-cpu-ms} of CPU before its
+ * input has its pool's sandboxes closed, and its calls run cold until the pool goes idle. Otherwise an agent busy
+ * before its input would burn CPU no call pays for, in as many sandboxes as its pool may hold.</li>
  * </ul>
  * Runs that get a per-call token (agents with dependencies) or a network audit are never made ahead: the caller runs
  * them cold.
@@ -60,7 +65,7 @@ import dev.atrium.sandbox.SandboxRefused;
 public class WarmSandboxes {
 
     private static final Logger LOG = Logger.getLogger(WarmSandboxes.class.getName());
-    private static final Duration SWEEP_EVERY = Duration.ofSeconds(5);
+    private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
 
     /** A pool's identity: the agent and everything of its run spec but the input. */
     record Key(UUID agentId, List<Object> spec) {
@@ -76,14 +81,17 @@ public class WarmSandboxes {
     }
 
     private static final class Pool {
+        private final UUID agentId;
         private final RunSpec spec;
         private final Deque<Parked> ready = new ArrayDeque<>();
         private int preparing;
-        private int target = 1;
-        private boolean refused;
+        private int target;
+        /** Nothing more is made: the sandbox refused the spec, or the agent works before its input. */
+        private boolean cold;
         private Instant lastCall;
 
-        private Pool(RunSpec spec, Instant now) {
+        private Pool(UUID agentId, RunSpec spec, Instant now) {
+            this.agentId = agentId;
             this.spec = spec;
             this.lastCall = now;
         }
@@ -172,7 +180,7 @@ public class WarmSandboxes {
             Pool pool = pools.get(key);
             known = pool != null;
             if (pool == null) {
-                pool = new Pool(spec, now);
+                pool = new Pool(agentId, spec, now);
                 pools.put(key, pool);
             }
             pool.lastCall = now;
@@ -217,15 +225,33 @@ public class WarmSandboxes {
         close(stale);
     }
 
-    /** Removes expired sandboxes and the pools not called for the idle time. */
+    /**
+     * Removes expired sandboxes, the pools not called for the idle time, and the sandboxes of agents that spent more
+     * than their start's CPU while waiting (their pools then make nothing more).
+     */
     void sweep() {
         Instant now = clock.instant();
         Duration idle = Duration.ofSeconds(Math.max(1, config.sandboxWarmIdleSeconds));
         List<Parked> stale = new ArrayList<>();
+        Map<Parked, Pool> waiting = new IdentityHashMap<>();
         synchronized (lock) {
             pools.values().removeIf(pool -> pool.lastCall.plus(idle).isBefore(now) && release(pool, stale));
             for (Pool pool : pools.values()) {
                 pool.ready.removeIf(p -> expired(p, pool.spec, now) && stale.add(p) && unhold(p));
+                pool.ready.forEach(p -> waiting.put(p, pool));
+            }
+        }
+        // read outside the lock: it reads the sandboxes' cgroups
+        Duration startCpu = Duration.ofMillis(Math.max(1, config.sandboxWarmStartCpuMs));
+        waiting.entrySet().removeIf(e -> e.getKey().sandbox().cpuTime().compareTo(startCpu) <= 0);
+        synchronized (lock) {
+            for (Pool pool : new HashSet<>(waiting.values())) {
+                if (!pool.cold) {
+                    pool.cold = true;
+                    LOG.warning(() -> "Warm sandboxes: agent " + pool.agentId + " used over " + startCpu.toMillis()
+                            + " ms of CPU before its input; its calls run cold");
+                }
+                release(pool, stale);
             }
         }
         close(stale);
@@ -267,7 +293,7 @@ public class WarmSandboxes {
     private int reserve(Pool pool) {
         long memoryMb = memoryMb(pool.spec);
         int start = 0;
-        while (!pool.refused && pool.ready.size() + pool.preparing < pool.target && held < config.sandboxWarmMax
+        while (!pool.cold && pool.ready.size() + pool.preparing < pool.target && held < config.sandboxWarmMax
                 && heldMemoryMb + memoryMb <= config.sandboxWarmMemoryMb) {
             pool.preparing++;
             held++;
@@ -310,8 +336,8 @@ public class WarmSandboxes {
             Pool pool = pools.get(key);
             if (pool != null && pool.spec == spec) {
                 pool.preparing--;
-                pool.refused |= refused;
-                if (made != null) {
+                pool.cold |= refused;
+                if (made != null && !pool.cold) {
                     pool.ready.addLast(new Parked(made, clock.instant(), memoryMb));
                     held++;
                     heldMemoryMb += memoryMb;
@@ -320,7 +346,7 @@ public class WarmSandboxes {
             }
         }
         if (made != null && !kept) {
-            // the pool went (drained, idle, replaced) while this sandbox was made
+            // the pool went (drained, idle, replaced) or turned cold while this sandbox was made
             made.close();
         }
     }

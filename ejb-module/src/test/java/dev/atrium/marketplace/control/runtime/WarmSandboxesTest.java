@@ -47,7 +47,15 @@ class WarmSandboxesTest {
     private final WarmSandboxes pool = new WarmSandboxes(config, executor, clock, Runnable::run);
 
     @Test
-    void whenAVersionIsFirstCalledThenItRunsColdAndOneSandboxIsMadeAhead() {
+    void whenAVersionIsFirstCalledThenItRunsColdAndNothingIsMadeAhead() {
+        assertThat(pool.take(agent, spec("v1"))).isEmpty();
+        assertThat(executor.made).isEmpty();
+        assertThat(pool.held()).isZero();
+    }
+
+    @Test
+    void whenItIsCalledAgainThenItRunsColdAndOneSandboxIsMadeAhead() {
+        pool.take(agent, spec("v1"));
         assertThat(pool.take(agent, spec("v1"))).isEmpty();
         assertThat(executor.made).hasSize(1);
         assertThat(pool.held()).isEqualTo(1);
@@ -55,18 +63,18 @@ class WarmSandboxesTest {
 
     @Test
     void whenTheNextCallComesThenItTakesTheSandboxMadeAheadAndItsReplacementIsMade() {
-        pool.take(agent, spec("v1"));
+        warmUp(agent, spec("v1"));
         var first = executor.made.get(0);
         assertThat(pool.take(agent, spec("v1"))).containsSame(first);
         assertThat(executor.made).hasSize(2);
         assertThat(first.closed).isFalse();
-        assertThat(pool.counts()).containsExactly(1, 1);
+        assertThat(pool.counts()).containsExactly(1, 2);
     }
 
     @Test
     void whenTheTakenSandboxWasStillStartingThenThePoolGrowsUpToItsCap() {
         executor.settled = false;
-        pool.take(agent, spec("v1"));
+        warmUp(agent, spec("v1"));
         for (int i = 0; i < 20; i++) {
             assertThat(pool.take(agent, spec("v1"))).isPresent();
         }
@@ -75,27 +83,30 @@ class WarmSandboxesTest {
 
     @Test
     void whenTheAgentsSpecChangesThenItsOldSandboxesAreRemovedAndNeverServed() {
-        pool.take(agent, spec("v1"));
+        warmUp(agent, spec("v1"));
         var old = executor.made.get(0);
         var newSecret = new RunSpec(Path.of("/bundles/v1"), List.of("python3", "main.py"), new byte[0],
                 Map.of("API_KEY", "rotated"), LIMITS, Network.NONE, false, false, true);
         assertThat(pool.take(agent, newSecret)).isEmpty();
         assertThat(old.closed).isTrue();
+        assertThat(pool.take(agent, newSecret)).isEmpty();
         assertThat(pool.take(agent, newSecret)).isPresent().get().isNotSameAs(old);
         assertThat(pool.take(agent, spec("v2"))).isEmpty();
-        assertThat(pool.held()).isEqualTo(1);
+        assertThat(pool.held()).isZero();
     }
 
     @Test
     void whenAnotherAgentHasTheSameSpecThenItNeverGetsTheFirstAgentsSandboxes() {
-        pool.take(agent, spec("v1"));
-        assertThat(pool.take(UUID.randomUUID(), spec("v1"))).isEmpty();
+        warmUp(agent, spec("v1"));
+        UUID other = UUID.randomUUID();
+        assertThat(pool.take(other, spec("v1"))).isEmpty();
+        assertThat(pool.take(other, spec("v1"))).isEmpty();
         assertThat(executor.made.get(0).closed).isFalse();
     }
 
     @Test
     void whenTheAgentChangesThenItsSandboxesAreClosed() {
-        pool.take(agent, spec("v1"));
+        warmUp(agent, spec("v1"));
         pool.drain(agent);
         assertThat(executor.made.get(0).closed).isTrue();
         assertThat(pool.held()).isZero();
@@ -106,19 +117,23 @@ class WarmSandboxesTest {
     void whenTheCountOrMemoryBudgetIsReachedThenCallsRunColdAndNothingMoreIsMade() {
         var byCount = new WarmSandboxes(config(8, 3, 4096), executor, clock, Runnable::run);
         for (int i = 0; i < 5; i++) {
-            byCount.take(UUID.randomUUID(), spec("v" + i));
+            UUID each = UUID.randomUUID();
+            byCount.take(each, spec("v" + i));
+            byCount.take(each, spec("v" + i));
         }
         assertThat(byCount.held()).isEqualTo(3);
         var byMemory = new WarmSandboxes(config(8, 16, 600), new FakeExecutor(), clock, Runnable::run);
         for (int i = 0; i < 5; i++) {
-            byMemory.take(UUID.randomUUID(), spec("v" + i));
+            UUID each = UUID.randomUUID();
+            byMemory.take(each, spec("v" + i));
+            byMemory.take(each, spec("v" + i));
         }
         assertThat(byMemory.held()).as("two of 256 MB fit in 600").isEqualTo(2);
     }
 
     @Test
     void whenASandboxWaitedLongerThanItsAgentsTimeoutThenItIsClosedNotServed() {
-        pool.take(agent, spec("v1"));
+        warmUp(agent, spec("v1"));
         var old = executor.made.get(0);
         clock.advance(Duration.ofSeconds(31));
         assertThat(pool.take(agent, spec("v1"))).isEmpty();
@@ -128,7 +143,7 @@ class WarmSandboxesTest {
 
     @Test
     void whenAPoolIsNotCalledForItsIdleTimeThenTheSweepRemovesIt() {
-        pool.take(agent, spec("v1"));
+        warmUp(agent, spec("v1"));
         clock.advance(Duration.ofSeconds(20));
         pool.sweep();
         assertThat(pool.held()).isEqualTo(1);
@@ -201,6 +216,56 @@ class WarmSandboxesTest {
         }
     }
 
+    /**
+     * The attacker's agent spins before it reads its input, called again and again: its sandboxes are closed once
+     * they pass the start's CPU, and its pool makes nothing more while it is called, so the CPU no call pays for
+     * stays bounded by one sandbox's start.
+     */
+    @Test
+    void whenTheAgentWorksBeforeItsInputThenItsSandboxesAreClosedAndItsCallsRunCold() {
+        warmUp(agent, spec("v1"));
+        var spinning = executor.made.get(0);
+        spinning.cpu = Duration.ofMillis(1001);
+        pool.sweep();
+        assertThat(spinning.closed).isTrue();
+        assertThat(spinning.ran).isFalse();
+        assertThat(pool.held()).isZero();
+        for (int i = 0; i < 50; i++) {
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(pool.take(agent, spec("v1"))).isEmpty();
+            pool.sweep();
+        }
+        assertThat(executor.made).as("nothing made ahead while it is called").hasSize(1);
+        var honest = UUID.randomUUID();
+        warmUp(honest, spec("v1"));
+        assertThat(pool.take(honest, spec("v1"))).as("other agents are still served warm").isPresent();
+    }
+
+    @Test
+    void whenTheAgentsStartStaysWithinItsCpuThenItsSandboxesWait() {
+        warmUp(agent, spec("v1"));
+        executor.made.get(0).cpu = Duration.ofMillis(1000);
+        pool.sweep();
+        assertThat(pool.take(agent, spec("v1"))).containsSame(executor.made.get(0));
+    }
+
+    @Test
+    void whenAColdPoolWasIdleForItsIdleTimeThenItsAgentIsMadeAheadAgain() {
+        warmUp(agent, spec("v1"));
+        executor.made.get(0).cpu = Duration.ofSeconds(5);
+        pool.sweep();
+        clock.advance(Duration.ofSeconds(61));
+        pool.sweep();
+        warmUp(agent, spec("v1"));
+        assertThat(pool.take(agent, spec("v1"))).isPresent();
+    }
+
+    /** The first two calls of a spec: both run cold, the second has one sandbox made ahead. */
+    private void warmUp(UUID agentId, RunSpec spec) {
+        assertThat(pool.take(agentId, spec)).isEmpty();
+        assertThat(pool.take(agentId, spec)).isEmpty();
+    }
+
     private static RunSpec spec(String version) {
         return new RunSpec(Path.of("/bundles/" + version), List.of("python3", "main.py"), new byte[0],
                 Map.of("API_KEY", "one"), LIMITS, Network.NONE, false, false, true);
@@ -213,6 +278,7 @@ class WarmSandboxesTest {
         c.sandboxWarmMax = max;
         c.sandboxWarmMemoryMb = memoryMb;
         c.sandboxWarmIdleSeconds = 60;
+        c.sandboxWarmStartCpuMs = 1000;
         return c;
     }
 
@@ -250,6 +316,7 @@ class WarmSandboxesTest {
         private volatile boolean closed;
         private volatile boolean closedUnused;
         private volatile boolean ran;
+        private volatile Duration cpu = Duration.ZERO;
 
         FakePrepared(boolean settled) {
             this.settledState = settled;
@@ -263,6 +330,11 @@ class WarmSandboxesTest {
         @Override
         public boolean settled() {
             return settledState;
+        }
+
+        @Override
+        public Duration cpuTime() {
+            return cpu;
         }
 
         @Override
