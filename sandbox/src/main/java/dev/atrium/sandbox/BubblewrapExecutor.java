@@ -162,23 +162,26 @@ public final class BubblewrapExecutor implements Executor {
             // without a cgroup nothing would bound or account what the agent does while it waits: run at the input
             return Executor.super.prepare(spec);
         }
-        return launch(spec, true);
+        return launch(spec, true, true);
     }
 
     private RunResult execute(RunSpec spec, boolean limited) {
-        return launch(spec, limited).run(spec.stdin(), false);
+        return launch(spec, limited, false).run(spec.stdin(), false);
     }
 
     /**
      * Makes the run's directory, cgroups and egress proxy and starts its process tree, which waits for its stdin; on
      * a failure everything made so far is removed.
      */
-    private Launched launch(RunSpec spec, boolean limited) {
+    private Launched launch(RunSpec spec, boolean limited, boolean ahead) {
         var run = new Launched(owner + SEQUENCE.incrementAndGet(), spec);
         try {
             Files.createDirectory(run.dir);
             if (limited) {
                 run.group = cgroups.create(run.id, spec.limits());
+                if (ahead) {
+                    run.group.share(true);
+                }
             }
             if (proxied(spec)) {
                 run.proxy = EgressProxy.start(run.id, spec.network(), egressPolicy);
@@ -242,6 +245,9 @@ public final class BubblewrapExecutor implements Executor {
 
         @Override
         public RunResult run(byte[] stdin) {
+            if (group != null && !used) {
+                group.share(false);
+            }
             return run(stdin, true);
         }
 

@@ -410,6 +410,25 @@ final class Cgroups {
         }
 
         /**
+         * The group's share of a busy CPU against the other runs: {@code low} for a sandbox made ahead, so calls that
+         * run come first and a start ahead only takes what they leave; the default share again for its own call.
+         * Best effort: the limits, not the share, are what bound a run.
+         */
+        void share(boolean low) {
+            try {
+                if (version.equals("v2")) {
+                    if (cpu) {
+                        write(dirs.get("unified").resolve("cpu.weight"), low ? "1" : "100");
+                    }
+                } else if (dirs.get("cpu") != null) {
+                    write(dirs.get("cpu").resolve("cpu.shares"), low ? "2" : "1024");
+                }
+            } catch (IOException e) {
+                // the group keeps the default share
+            }
+        }
+
+        /**
          * The CPU time (user and system) the group's processes used: v2 {@code cpu.stat usage_usec}, v1
          * {@code cpuacct.usage} (nanoseconds) of the cpuacct group, or of the cpu group when both are one hierarchy;
          * zero when this machine does not account it.

@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -139,6 +141,22 @@ class PreparedSandboxTest {
         }
     }
 
+    /** A sandbox made ahead yields the CPU to the runs of calls; once its own call comes it has a run's share. */
+    @Test
+    void whenASandboxWaitsThenItHasTheLowestCpuShareAndItsCallRunsWithTheDefault() throws Exception {
+        write("main.py", "import sys, time\nsys.stdin.read()\ntime.sleep(1.5)\nprint('{\"output\": {}}')\n");
+        try (Prepared warm = executor.prepare(spec(List.of("/usr/bin/python3", "main.py", token), SMALL))) {
+            assertThat(cpuShares()).as("while it waits").containsExactly("lowest");
+            var run = CompletableFuture.supplyAsync(() -> warm.run(new byte[0]));
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!cpuShares().equals(List.of("default")) && !run.isDone() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(cpuShares()).as("while its call runs").containsExactly("default");
+            assertThat(run.get().succeeded()).isTrue();
+        }
+    }
+
     /**
      * The removal threads held up and their queue full, as under a burst: a run removes its own sandbox before it
      * answers, so what it left behind in its groups never outlives the answer.
@@ -260,6 +278,37 @@ class PreparedSandboxTest {
         assertThatThrownBy(() -> executor.prepare(new RunSpec(bundle, List.of("/bin/true"), new byte[0],
                 Map.of("A=B", "c"), SMALL, Network.NONE, false, false, true)))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** The CPU shares (v1) or weights (v2) of this JVM's run groups: "lowest", "default" or the value. */
+    private static List<String> cpuShares() throws IOException {
+        String prefix = "run-" + ProcessHandle.current().pid() + "-";
+        for (Path parent : List.of(Path.of("/sys/fs/cgroup/cpu", Cgroups.PARENT), Path.of("/sys/fs/cgroup",
+                Cgroups.PARENT), Path.of("/sys/fs/cgroup/unified", Cgroups.PARENT))) {
+            if (Files.isDirectory(parent)) {
+                try (var groups = Files.list(parent)) {
+                    var found = groups.filter(g -> g.getFileName().toString().startsWith(prefix))
+                            .flatMap(g -> Stream.of(g.resolve("cpu.shares"), g.resolve("cpu.weight")))
+                            .filter(Files::exists).map(PreparedSandboxTest::read).toList();
+                    if (!found.isEmpty()) {
+                        return found.stream().map(v -> switch (v) {
+                            case "1", "2" -> "lowest";
+                            case "100", "1024" -> "default";
+                            default -> v;
+                        }).toList();
+                    }
+                }
+            }
+        }
+        return List.of();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file).trim();
+        } catch (IOException e) {
+            return "gone";
+        }
     }
 
     private RunSpec spec(List<String> command, Limits limits) {
