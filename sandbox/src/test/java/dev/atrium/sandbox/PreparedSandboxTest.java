@@ -271,6 +271,25 @@ class PreparedSandboxTest {
         }
     }
 
+    /** Without a cgroup nothing would bound or account what the agent does while it waits: nothing starts early. */
+    @Test
+    void whenTheMachineHasNoCgroupsThenNothingStartsBeforeTheInputAndTheRunStillAnswers(@TempDir Path elsewhere)
+            throws IOException {
+        write("main.py", "import sys\nsys.stdin.read()\nprint('{\"output\": {}}')\n");
+        Path unwritable = elsewhere.resolve("cgroup");
+        Files.createDirectories(unwritable);
+        Files.setPosixFilePermissions(unwritable, PosixFilePermissions.fromString("r-xr-xr-x"));
+        var limitless = BubblewrapExecutor.create(elsewhere.resolve("work"), unwritable);
+        var trusted = new RunSpec(bundle, List.of("/usr/bin/python3", "main.py", token), new byte[0], Map.of(),
+                SMALL, Network.NONE, false, false, false);
+        try (Prepared ahead = limitless.prepare(trusted)) {
+            assertThat(BubblewrapExecutorTest.processesWith(token)).as("nothing runs before the input").isEmpty();
+            assertThat(ahead.run(new byte[0]).succeeded()).isTrue();
+        }
+        assertThatThrownBy(() -> limitless.prepare(spec(List.of("/usr/bin/python3", "main.py", token), SMALL)))
+                .isInstanceOf(SandboxRefused.class);
+    }
+
     @Test
     void whenTheSpecCannotBeEnforcedThenPreparingIsRefusedAsARunIs() {
         assertThatThrownBy(() -> executor.prepare(RunSpec.of(bundle.resolve("missing"), List.of("/bin/true"),

@@ -29,9 +29,7 @@ class WarmSandboxIT extends HostileAgentCase {
     void whenCallsFollowEachOtherThenEachRunsInASandboxOfItsOwnThatSeesNothingOfTheLast() {
         String process = HostileAgents.marker();
         String left = HostileAgents.sleepMarker();
-        ObjectNode card = HostileAgents.card("warm", 20, false);
-        // the marker in the command line finds the agent's waiting processes on the host
-        ((ArrayNode) card.get("runtime").get("entrypoint")).add(process);
+        ObjectNode card = markedCard("warm", process);
         var listing = HostileAgents.list(staff, card, HostileAgents.python("""
                 import random
                 nonce = random.random()
@@ -88,8 +86,7 @@ class WarmSandboxIT extends HostileAgentCase {
     @Test
     void whenTheAgentIsTakenDownThenItsWaitingSandboxesAreRemovedFromTheHost() {
         String process = HostileAgents.marker();
-        ObjectNode card = HostileAgents.card("warm-takedown", 20, false);
-        ((ArrayNode) card.get("runtime").get("entrypoint")).add(process);
+        ObjectNode card = markedCard("warm-takedown", process);
         var listing = HostileAgents.list(staff, card, HostileAgents.python("""
                 def attack(conf):
                     return {}
@@ -115,8 +112,7 @@ class WarmSandboxIT extends HostileAgentCase {
     @Test
     void whenTheAgentWorksBeforeItsInputThenItsWaitingSandboxIsClosedAndItsCallsRunCold() {
         String process = HostileAgents.marker();
-        ObjectNode card = HostileAgents.card("warm-spin", 20, false);
-        ((ArrayNode) card.get("runtime").get("entrypoint")).add(process);
+        ObjectNode card = markedCard("warm-spin", process);
         var listing = HostileAgents.list(staff, card, HostileAgents.python("""
                 def spin():
                     while True:
@@ -144,6 +140,13 @@ class WarmSandboxIT extends HostileAgentCase {
         assertThat(warmHits()).as("no call was served warm").isEqualTo(hitsBefore);
         assertThat(HostileAgents.awaitNoProcessesWith(process, 10)).as("nothing made ahead again").isEmpty();
         HostileAgents.stillServing(caller, calm);
+    }
+
+    /** A card whose command line carries {@code marker}, which finds the agent's waiting processes on the host. */
+    private static ObjectNode markedCard(String base, String marker) {
+        ObjectNode card = HostileAgents.card(base, 20, false);
+        ((ArrayNode) card.get("runtime").get("entrypoint")).add(marker);
+        return card;
     }
 
     private static List<Long> awaitProcessesWith(String marker) {
