@@ -1,5 +1,6 @@
 package dev.atrium.platform.events;
 
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;
@@ -33,6 +34,14 @@ final class OutboxTables implements AutoCloseable {
         this.clock = clock;
         dataSource = dataSource();
         Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+        if (onPostgres()) {
+            // each instance starts with an empty outbox, as each H2 database is new
+            try (var connection = dataSource.getConnection(); var statement = connection.createStatement()) {
+                statement.execute("DELETE FROM outbox_events");
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
         factory = Persistence.createEntityManagerFactory("atrium", Map.of(
                 "jakarta.persistence.transactionType", "RESOURCE_LOCAL",
                 "jakarta.persistence.jtaDataSource", "",
