@@ -140,7 +140,6 @@ public class Ledger {
         // what the caller changed (the holds it closed) is written first
         em.flush();
         var connection = em.unwrap(Connection.class);
-        // a user's balance never goes below zero: the move of such an account is made only if it stays at or above
         var keys = new ArrayList<>(moves.keySet());
         try {
             // the entries and lines next, while no account row is locked by this transaction
@@ -148,9 +147,33 @@ public class Ledger {
         } catch (SQLException e) {
             throw new PersistenceException("Writing the batch's journal entries failed", e);
         }
-        try (var update = connection.prepareStatement(
-                "UPDATE billing_accounts SET balance = balance + ?, held = held - ? WHERE id = ? "
-                        + "AND (kind <> 'USER_BALANCE' OR ? >= 0 OR balance + ? >= 0)")) {
+        List<UUID> refused;
+        try {
+            refused = "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName())
+                    ? moveAll(connection, keys, moves) : moveEach(connection, keys, moves);
+        } catch (SQLException e) {
+            throw new PersistenceException("Moving the batch's account balances failed", e);
+        }
+        if (!refused.isEmpty()) {
+            var account = em.find(BillingAccount.class, refused.get(0));
+            if (account == null) {
+                throw new IllegalStateException("A billing account of the batch has gone");
+            }
+            throw BillingAccount.overdraft(account.ownerId(), account.balance(), moves.get(refused.get(0))[0]);
+        }
+        return todo.size();
+    }
+
+    /**
+     * The moves by one update per account, in the keys' (id) order, in one JDBC batch; answers the accounts not
+     * moved (gone, or a user's balance that would go below zero: a user's balance never does, so such a move is made
+     * only if it stays at or above zero).
+     */
+    private static List<UUID> moveEach(Connection connection, List<UUID> keys, Map<UUID, BigDecimal[]> moves)
+            throws SQLException {
+        var refused = new ArrayList<UUID>();
+        try (var update = connection.prepareStatement("UPDATE billing_accounts SET balance = balance + ?, "
+                + "held = held - ? WHERE id = ? AND (kind <> 'USER_BALANCE' OR ? >= 0 OR balance + ? >= 0)")) {
             for (var key : keys) {
                 var move = moves.get(key);
                 update.setBigDecimal(1, move[0]);
@@ -163,17 +186,41 @@ public class Ledger {
             int[] counts = update.executeBatch();
             for (int i = 0; i < counts.length; i++) {
                 if (counts[i] == 0) {
-                    var account = em.find(BillingAccount.class, keys.get(i));
-                    if (account == null) {
-                        throw new IllegalStateException("A billing account of the batch has gone");
-                    }
-                    throw BillingAccount.overdraft(account.ownerId(), account.balance(), moves.get(keys.get(i))[0]);
+                    refused.add(keys.get(i));
                 }
             }
-        } catch (SQLException e) {
-            throw new PersistenceException("Moving the batch's account balances failed", e);
         }
-        return todo.size();
+        return refused;
+    }
+
+    /**
+     * On PostgreSQL the same moves by two statements whatever the batch's size: the rows locked in id order
+     * ({@code FOR NO KEY UPDATE}, as an update locks them: other batches' foreign-key checks do not wait), then all
+     * moved by one update joined to the moves as arrays. An update per account cost PostgreSQL about 20 µs each, a
+     * thousand per billing batch (pg_stat_statements, bench-billing).
+     */
+    private static List<UUID> moveAll(Connection connection, List<UUID> keys, Map<UUID, BigDecimal[]> moves)
+            throws SQLException {
+        var ids = connection.createArrayOf("uuid", keys.toArray());
+        try (var lock = connection.prepareStatement("SELECT id FROM billing_accounts WHERE id = ANY (?) ORDER BY id "
+                + "FOR NO KEY UPDATE")) {
+            lock.setArray(1, ids);
+            lock.executeQuery().close();
+        }
+        var moved = new HashSet<UUID>();
+        try (var update = connection.prepareStatement("UPDATE billing_accounts a SET balance = a.balance + m.amount, "
+                + "held = a.held - m.released FROM unnest(?, ?, ?) AS m (id, amount, released) WHERE a.id = m.id "
+                + "AND (a.kind <> 'USER_BALANCE' OR m.amount >= 0 OR a.balance + m.amount >= 0) RETURNING a.id")) {
+            update.setArray(1, ids);
+            update.setArray(2, connection.createArrayOf("numeric", keys.stream().map(k -> moves.get(k)[0]).toArray()));
+            update.setArray(3, connection.createArrayOf("numeric", keys.stream().map(k -> moves.get(k)[1]).toArray()));
+            try (var rows = update.executeQuery()) {
+                while (rows.next()) {
+                    moved.add(rows.getObject(1, UUID.class));
+                }
+            }
+        }
+        return keys.stream().filter(k -> !moved.contains(k)).toList();
     }
 
     /**
@@ -218,13 +265,17 @@ public class Ledger {
         }
     }
 
-    private static String key(Line line) {
-        return line.kind() + ":" + line.owner();
+    /** An account by what names it (a record, not a string: a batch looks one up for each of its lines). */
+    private record AccountKey(AccountKind kind, long owner) {
     }
 
-    /** The ids of the lines' accounts, created where missing, keyed by {@code kind:owner}; nothing locked. */
-    private Map<String, UUID> accountIds(List<Line> lines) {
-        var byKey = new HashMap<String, UUID>();
+    private static AccountKey key(Line line) {
+        return new AccountKey(line.kind(), line.owner());
+    }
+
+    /** The ids of the lines' accounts, created where missing, keyed by kind and owner; nothing locked. */
+    private Map<AccountKey, UUID> accountIds(List<Line> lines) {
+        var byKey = new HashMap<AccountKey, UUID>();
         if (lines.isEmpty()) {
             return byKey;
         }
@@ -234,7 +285,7 @@ public class Ledger {
         for (Object[] row : em.createQuery("SELECT a.id, a.kind, a.ownerId FROM BillingAccount a "
                         + "WHERE a.ownerId IN :owners AND a.kind IN :kinds", Object[].class)
                 .setParameter("owners", owners).setParameter("kinds", kinds).getResultList()) {
-            String key = row[1] + ":" + row[2];
+            var key = new AccountKey((AccountKind) row[1], ((Number) row[2]).longValue());
             if (wanted.contains(key)) {
                 byKey.put(key, (UUID) row[0]);
             }

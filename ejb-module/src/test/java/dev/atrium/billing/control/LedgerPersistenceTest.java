@@ -1,6 +1,7 @@
 package dev.atrium.billing.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -29,6 +30,7 @@ import dev.atrium.billing.entity.BillingAccount;
 import dev.atrium.billing.entity.EntryKind;
 import dev.atrium.billing.entity.RevenueSplit;
 import dev.atrium.platform.config.ConfigDefaults;
+import dev.atrium.platform.error.BusinessException;
 import dev.atrium.platform.persistence.TestDatabases;
 
 /**
@@ -192,6 +194,34 @@ class LedgerPersistenceTest {
                     assertThat(account.get().balance()).isEqualByComparingTo(new BigDecimal("5.00").subtract(spent));
                 }
             }
+            return null;
+        });
+    }
+
+    @Test
+    void whenABatchWouldTakeAUsersBalanceBelowZeroThenNoneOfItIsPosted() {
+        long base = 3_000_000L + new Random().nextInt(1_000_000) * 10L;
+        // both users' accounts made first, each with the sign-up credit of 5.00
+        inTransaction(s -> List.of(s.balances().of(base), s.balances().of(base + 1)));
+        var within = new Usage("usage:overdraft:" + base + ":1", base, base + 5, new BigDecimal("1.00"), null);
+        var beyond = new Usage("usage:overdraft:" + base + ":2", base + 1, base + 5, new BigDecimal("5.000001"), null);
+
+        assertThatThrownBy(() -> inTransaction(s -> s.ledger().postAll(List.of(request(within), request(beyond)))))
+                .isInstanceOfSatisfying(BusinessException.class,
+                        e -> assertThat(e.details()).contains("user " + (base + 1) + " (5.000000 USD)"));
+
+        inTransaction(s -> {
+            assertThat(s.balances().of(base).balance()).isEqualByComparingTo("5.00");
+            assertThat(s.balances().of(base + 1).balance()).isEqualByComparingTo("5.00");
+            assertThat(s.ledger().posted(within.reference())).isFalse();
+            assertThat(s.ledger().accounts(AccountKind.DEVELOPER_EARNINGS, List.of(base + 5))).isEmpty();
+            return null;
+        });
+        // the user who can pay is charged once the batch comes without the other
+        int posted = inTransaction(s -> s.ledger().postAll(List.of(request(within))));
+        assertThat(posted).isEqualTo(1);
+        inTransaction(s -> {
+            assertThat(s.balances().of(base).balance()).isEqualByComparingTo("4.00");
             return null;
         });
     }
