@@ -3,7 +3,6 @@ package dev.atrium.billing.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
-import java.sql.DriverManager;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
@@ -12,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -22,10 +20,8 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.BillingAccount;
@@ -50,31 +46,15 @@ class LedgerLockOrderTest {
     private static final int ROUNDS = Integer.getInteger("atrium.stress.rounds", 12);
     private static final long SEED = Long.getLong("atrium.fuzz.seed", 20261128L);
 
-    private static String admin;
-    private static String database;
+    private static TestDatabases.OwnDatabase database;
     private static EntityManagerFactory factory;
 
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-28T10:00:00Z"), ZoneOffset.UTC);
 
     @BeforeAll
-    static void database() throws Exception {
-        admin = System.getProperty("atrium.test.postgres-admin-url",
-                "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
-        try (var c = DriverManager.getConnection(admin)) {
-            database = "atrium_lock_order_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-            c.createStatement().execute("CREATE DATABASE " + database);
-        } catch (java.sql.SQLException e) {
-            if ("true".equals(System.getenv("ATRIUM_TEST_REQUIRE_SERVICES"))) {
-                throw new AssertionError("PostgreSQL is required (ATRIUM_TEST_REQUIRE_SERVICES): "
-                        + e.getMessage(), e);
-            }
-            Assumptions.abort("No PostgreSQL at " + admin + ": " + e.getMessage());
-        }
-        var pg = new PGSimpleDataSource();
-        pg.setUrl(admin.replace("/postgres?", "/" + database + "?"));
-        pg.setReWriteBatchedInserts(true);
-        TestDatabases.migrate(pg);
-        factory = TestDatabases.entityManagers(pg);
+    static void database() {
+        database = TestDatabases.postgresOfItsOwn("atrium_lock_order");
+        factory = TestDatabases.entityManagers(database.dataSource());
     }
 
     @AfterAll
@@ -83,9 +63,7 @@ class LedgerLockOrderTest {
             factory.close();
         }
         if (database != null) {
-            try (var c = DriverManager.getConnection(admin)) {
-                c.createStatement().execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-            }
+            database.close();
         }
     }
 

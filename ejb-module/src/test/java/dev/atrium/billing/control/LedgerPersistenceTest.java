@@ -24,6 +24,7 @@ import jakarta.persistence.EntityManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import dev.atrium.billing.entity.AccountKind;
 import dev.atrium.billing.entity.BillingAccount;
@@ -39,24 +40,34 @@ import dev.atrium.platform.persistence.TestDatabases;
  * PostgreSQL): batches posted by two threads at once over the same platform accounts, some usages in both, leave
  * every account's cached balance equal to the sum of its lines, release every hold once, and post nothing twice.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LedgerPersistenceTest {
 
     private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
-    private static EntityManagerFactory factory;
+    private EntityManagerFactory factory;
 
     private final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
 
-    @BeforeAll
-    static void migrate() {
+    /** The migrated database the tests run on, made for them. */
+    DataSource database() {
         DataSource dataSource = TestDatabases.dataSource("ledger");
         TestDatabases.migrate(dataSource);
-        factory = TestDatabases.entityManagers(dataSource);
+        return dataSource;
     }
 
+    /** Removes what {@link #database} made, once the tests are done. */
+    void dropDatabase() {
+    }
+
+    @BeforeAll
+    void open() {
+        factory = TestDatabases.entityManagers(database());
+    }
 
     @AfterAll
-    static void close() {
+    void close() {
         factory.close();
+        dropDatabase();
     }
 
     private record Services(EntityManager em, Ledger ledger, Balances balances) {
