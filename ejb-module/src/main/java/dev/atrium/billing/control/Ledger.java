@@ -137,7 +137,7 @@ public class Ledger {
         if (moves.isEmpty()) {
             return 0;
         }
-        // what the caller changed (the holds it closed) is written first
+        // what the caller changed through the persistence context is written before the statements below
         em.flush();
         var connection = em.unwrap(Connection.class);
         var keys = new ArrayList<>(moves.keySet());
