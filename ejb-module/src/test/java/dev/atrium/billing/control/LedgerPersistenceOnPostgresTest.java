@@ -21,6 +21,8 @@ class LedgerPersistenceOnPostgresTest extends LedgerPersistenceTest {
 
     @Override
     void dropDatabase() {
-        database.close();
+        if (database != null) {
+            database.close();
+        }
     }
 }
