@@ -67,7 +67,8 @@ class WarmSandboxIT extends HostileAgentCase {
         JsonNode first = HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
         JsonNode second = HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
         List<Long> waiting = awaitProcessesWith(process);
-        assertThat(waiting).as("after its second call, a sandbox made ahead waits for the next").isNotEmpty();
+        assertThat(waiting).as("after its second call, a sandbox made ahead waits for the next; " + warmGauges())
+                .isNotEmpty();
         double hitsBefore = warmHits();
         JsonNode third = HostileAgents.report(HostileAgents.invoke(caller, listing.id(), HostileAgents.ATTACK));
 
@@ -157,6 +158,12 @@ class WarmSandboxIT extends HostileAgentCase {
             found = HostileAgents.hostProcessesWith(marker);
         }
         return found;
+    }
+
+    /** The pool's gauges as /metrics shows them, for a failure's message. */
+    private static String warmGauges() {
+        var scrape = Api.anonymous().header("Accept", "text/plain").get("/metrics");
+        return scrape.body().lines().filter(l -> l.startsWith("atrium_sandbox_warm")).toList().toString();
     }
 
     private static double warmHits() {

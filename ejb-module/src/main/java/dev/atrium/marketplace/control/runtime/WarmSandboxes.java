@@ -51,7 +51,8 @@ import dev.atrium.sandbox.SandboxRefused;
  * later call that finds the pool empty, or takes a sandbox whose agent is still starting, lets the pool grow by one,
  * up to {@code atrium.sandbox.warm.per-version}; each call taken from the pool starts its replacement.</li>
  * <li>All pools together hold at most {@code atrium.sandbox.warm.max} sandboxes, whose memory limits add up to at
- * most {@code atrium.sandbox.warm.memory-mb}; past either, calls run cold.</li>
+ * most {@code atrium.sandbox.warm.memory-mb}. Where they are spent, a pool called now takes room from the pool
+ * holding the most, up to an equal share; past that, calls run cold.</li>
  * <li>A sandbox waits at most its agent's own timeout (what it does meanwhile is bounded as a cold run is); a pool
  * not called for {@code atrium.sandbox.warm.idle-seconds} is removed.</li>
  * <li>A waiting agent must wait: one that spends more than {@code atrium.sandbox.warm.start-cpu-ms} of CPU before its
@@ -202,17 +203,21 @@ public class WarmSandboxes {
         // read outside the lock: it looks at the sandbox's processes
         boolean tooFew = known && (taken == null || !taken.settled());
         int start = 0;
+        Pool pool;
         synchronized (lock) {
-            Pool pool = pools.get(key);
+            pool = pools.get(key);
             if (pool != null) {
                 if (tooFew) {
                     pool.target = Math.min(Math.max(1, config.sandboxWarmPerVersion), pool.target + 1);
                 }
-                start = reserve(pool);
+                start = reserve(pool, stale);
             }
         }
         close(stale);
-        prepare(key, start);
+        for (int i = 0; i < start; i++) {
+            Pool reserved = pool;
+            background.accept(() -> prepareOne(key, reserved));
+        }
         return Optional.ofNullable(taken);
     }
 
@@ -289,12 +294,26 @@ public class WarmSandboxes {
         }
     }
 
-    /** How many sandboxes to start for the pool now, within its target and the budgets, counted as held at once. */
-    private int reserve(Pool pool) {
+    /**
+     * How many sandboxes to start for the pool now, within its target and the budgets, counted as held at once. Where
+     * the budgets are spent, the pool may take room from the pool waiting with the most, while that one holds at least
+     * two more than it (its newest sandbox goes to {@code stale}): an agent called now is not left cold for the idle
+     * time of pools made earlier, and room only moves from larger to smaller pools, so it settles instead of churning.
+     */
+    private int reserve(Pool pool, List<Parked> stale) {
         long memoryMb = memoryMb(pool.spec);
         int start = 0;
-        while (!pool.cold && pool.ready.size() + pool.preparing < pool.target && held < config.sandboxWarmMax
-                && heldMemoryMb + memoryMb <= config.sandboxWarmMemoryMb) {
+        while (!pool.cold && pool.ready.size() + pool.preparing < pool.target) {
+            if (held >= config.sandboxWarmMax || heldMemoryMb + memoryMb > config.sandboxWarmMemoryMb) {
+                Pool richest = richestBut(pool);
+                if (richest == null) {
+                    break;
+                }
+                Parked evicted = richest.ready.pollLast();
+                unhold(evicted);
+                stale.add(evicted);
+                continue;
+            }
             pool.preparing++;
             held++;
             heldMemoryMb += memoryMb;
@@ -303,23 +322,33 @@ public class WarmSandboxes {
         return start;
     }
 
-    private void prepare(Key key, int count) {
-        for (int i = 0; i < count; i++) {
-            background.accept(() -> prepareOne(key));
+    /** The other pool with the most sandboxes waiting, if it holds at least two more than {@code pool}; else null. */
+    private Pool richestBut(Pool pool) {
+        int mine = pool.ready.size() + pool.preparing;
+        Pool richest = null;
+        for (Pool other : pools.values()) {
+            if (other != pool && other.ready.size() >= mine + 2
+                    && (richest == null || other.ready.size() > richest.ready.size())) {
+                richest = other;
+            }
         }
+        return richest;
     }
 
-    private void prepareOne(Key key) {
-        RunSpec spec;
+    /**
+     * Makes one sandbox reserved for {@code pool}. What was reserved is given back to that pool's count and the
+     * budgets even when the pool went meanwhile (or another took its key), so neither leaks.
+     */
+    private void prepareOne(Key key, Pool pool) {
+        boolean current;
         synchronized (lock) {
-            Pool pool = pools.get(key);
-            spec = pool == null ? null : pool.spec;
+            current = pools.get(key) == pool;
         }
         Prepared made = null;
         boolean refused = false;
-        if (spec != null) {
+        if (current) {
             try {
-                made = sandbox.prepare(spec);
+                made = sandbox.prepare(pool.spec);
             } catch (SandboxRefused | IllegalArgumentException e) {
                 // the cold run of the next call gives the caller the reason; here it is logged once per pool
                 refused = true;
@@ -328,21 +357,18 @@ public class WarmSandboxes {
                 LOG.warning(() -> "Warm sandboxes: a sandbox for agent " + key.agentId() + " failed: " + e);
             }
         }
-        long memoryMb = spec == null ? 0 : memoryMb(spec);
+        long memoryMb = memoryMb(pool.spec);
         boolean kept = false;
         synchronized (lock) {
             held--;
             heldMemoryMb -= memoryMb;
-            Pool pool = pools.get(key);
-            if (pool != null && pool.spec == spec) {
-                pool.preparing--;
-                pool.cold |= refused;
-                if (made != null && !pool.cold) {
-                    pool.ready.addLast(new Parked(made, clock.instant(), memoryMb));
-                    held++;
-                    heldMemoryMb += memoryMb;
-                    kept = true;
-                }
+            pool.preparing--;
+            pool.cold |= refused;
+            if (made != null && !pool.cold && pools.get(key) == pool) {
+                pool.ready.addLast(new Parked(made, clock.instant(), memoryMb));
+                held++;
+                heldMemoryMb += memoryMb;
+                kept = true;
             }
         }
         if (made != null && !kept) {

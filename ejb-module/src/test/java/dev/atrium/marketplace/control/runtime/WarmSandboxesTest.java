@@ -131,6 +131,93 @@ class WarmSandboxesTest {
         assertThat(byMemory.held()).as("two of 256 MB fit in 600").isEqualTo(2);
     }
 
+    /**
+     * One agent's pool holds the whole budget (it was called a moment ago, so its pool stays for the idle time): an
+     * agent called now takes room from it, up to an equal share, and no further, so two busy agents settle at half
+     * each instead of taking sandboxes from each other at every call.
+     */
+    @Test
+    void whenTheBudgetIsHeldByAnotherAgentThenANewlyCalledAgentTakesRoomUpToAnEqualShare() {
+        var shared = new WarmSandboxes(config(8, 4, 4096), executor, clock, Runnable::run);
+        executor.settled = false;
+        UUID busy = UUID.randomUUID();
+        for (int i = 0; i < 10; i++) {
+            shared.take(busy, spec("busy"));
+        }
+        assertThat(shared.held()).isEqualTo(4);
+        int madeForBusy = executor.made.size();
+
+        assertThat(shared.take(agent, spec("v1"))).isEmpty();
+        assertThat(shared.take(agent, spec("v1"))).isEmpty();
+        assertThat(executor.made).as("one made for the agent called now").hasSize(madeForBusy + 1);
+        assertThat(executor.made.subList(0, madeForBusy)).filteredOn(p -> p.closedUnused).hasSize(1);
+        for (int i = 0; i < 20; i++) {
+            shared.take(agent, spec("v1"));
+            shared.take(busy, spec("busy"));
+        }
+        assertThat(shared.held()).isEqualTo(4);
+        int closedUnused = (int) executor.made.stream().filter(p -> p.closedUnused).count();
+        assertThat(closedUnused).as("room moved twice, to an equal share, then stayed").isEqualTo(2);
+    }
+
+    @Test
+    void whenEveryPoolHoldsAnEqualShareThenANewAgentTakesNothing() {
+        var shared = new WarmSandboxes(config(8, 2, 4096), executor, clock, Runnable::run);
+        UUID one = UUID.randomUUID();
+        UUID two = UUID.randomUUID();
+        shared.take(one, spec("one"));
+        shared.take(one, spec("one"));
+        shared.take(two, spec("two"));
+        shared.take(two, spec("two"));
+        assertThat(shared.take(agent, spec("v1"))).isEmpty();
+        assertThat(shared.take(agent, spec("v1"))).isEmpty();
+        assertThat(shared.held()).isEqualTo(2);
+        assertThat(executor.made).hasSize(2).noneMatch(p -> p.closed);
+    }
+
+    /**
+     * A pool goes (a takedown, a new version) while its sandbox is still queued to be made: the budget it reserved
+     * comes back whole, so after many such the pool still makes sandboxes ahead for other agents.
+     */
+    @Test
+    void whenAPoolGoesBeforeItsSandboxIsMadeThenItsBudgetComesBack() {
+        List<Runnable> queued = new ArrayList<>();
+        var deferred = new WarmSandboxes(config(8, 16, 600), executor, clock, queued::add);
+        for (int i = 0; i < 5; i++) {
+            UUID gone = UUID.randomUUID();
+            deferred.take(gone, spec("gone"));
+            deferred.take(gone, spec("gone"));
+            deferred.drain(gone);
+            queued.forEach(Runnable::run);
+            queued.clear();
+        }
+        assertThat(deferred.held()).isZero();
+        deferred.take(agent, spec("v1"));
+        deferred.take(agent, spec("v1"));
+        queued.forEach(Runnable::run);
+        assertThat(deferred.held()).as("two of 256 MB still fit in 600").isEqualTo(1);
+        assertThat(executor.made).hasSize(1);
+    }
+
+    /** The same agent and spec called again after its pool went, before the old pool's sandbox was made. */
+    @Test
+    void whenAPoolIsMadeAgainBeforeTheOldOnesSandboxIsMadeThenTheNewPoolKeepsItsOwnCount() {
+        List<Runnable> queued = new ArrayList<>();
+        var deferred = new WarmSandboxes(config(1, 16, 4096), executor, clock, queued::add);
+        deferred.take(agent, spec("v1"));
+        deferred.take(agent, spec("v1"));
+        deferred.drain(agent);
+        deferred.take(agent, spec("v1"));
+        deferred.take(agent, spec("v1"));
+        queued.forEach(Runnable::run);
+        queued.clear();
+        assertThat(deferred.held()).isEqualTo(1);
+        assertThat(executor.made).filteredOn(p -> !p.closed).hasSize(1);
+        assertThat(deferred.take(agent, spec("v1"))).isPresent();
+        queued.forEach(Runnable::run);
+        assertThat(deferred.held()).as("the replacement, within the cap of one").isEqualTo(1);
+    }
+
     @Test
     void whenASandboxWaitedLongerThanItsAgentsTimeoutThenItIsClosedNotServed() {
         warmUp(agent, spec("v1"));
