@@ -53,6 +53,10 @@ class MetricsIT {
         }
         assertThat(scrape).containsPattern(series("atrium_sandbox_slots_busy")).containsPattern(series(
                 "atrium_sandbox_slots"));
+        assertThat(scrape).containsPattern(series("atrium_sandbox_warm"))
+                .containsPattern(series("atrium_sandbox_warm_memory_mb"))
+                .containsPattern(series("atrium_sandbox_warm_hits"))
+                .containsPattern(series("atrium_sandbox_warm_misses"));
         assertThat(scrape).containsPattern(series("atrium_billing_queue_lag_seconds_count"))
                 .containsPattern(series("atrium_billing_entries_posted_total"));
         assertThat(scrape).containsPattern(series("atrium_outbox_pending"))

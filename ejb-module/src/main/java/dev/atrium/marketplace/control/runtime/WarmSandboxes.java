@@ -150,6 +150,7 @@ public class WarmSandboxes {
         sweeper.scheduleWithFixedDelay(this::sweepQuietly, SWEEP_EVERY.toMillis(), SWEEP_EVERY.toMillis(),
                 TimeUnit.MILLISECONDS);
         metrics.gauge("atrium_sandbox_warm", this, WarmSandboxes::held);
+        metrics.gauge("atrium_sandbox_warm_memory_mb", this, WarmSandboxes::heldMemoryMb);
         metrics.gauge("atrium_sandbox_warm_hits", this, w -> w.counts()[0]);
         metrics.gauge("atrium_sandbox_warm_misses", this, w -> w.counts()[1]);
     }
@@ -266,6 +267,13 @@ public class WarmSandboxes {
     public int held() {
         synchronized (lock) {
             return held;
+        }
+    }
+
+    /** The memory limits of those sandboxes, added up: what they count against the memory budget. */
+    public long heldMemoryMb() {
+        synchronized (lock) {
+            return heldMemoryMb;
         }
     }
 

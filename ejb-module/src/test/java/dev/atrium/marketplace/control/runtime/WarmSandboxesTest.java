@@ -192,6 +192,7 @@ class WarmSandboxesTest {
             queued.clear();
         }
         assertThat(deferred.held()).isZero();
+        assertThat(deferred.heldMemoryMb()).isZero();
         deferred.take(agent, spec("v1"));
         deferred.take(agent, spec("v1"));
         queued.forEach(Runnable::run);
@@ -216,6 +217,7 @@ class WarmSandboxesTest {
         assertThat(deferred.take(agent, spec("v1"))).isPresent();
         queued.forEach(Runnable::run);
         assertThat(deferred.held()).as("the replacement, within the cap of one").isEqualTo(1);
+        assertThat(deferred.heldMemoryMb()).isEqualTo(256);
     }
 
     @Test
