@@ -306,6 +306,54 @@ class WarmSandboxesTest {
     }
 
     /**
+     * Callers of several agents at once while their pools are drained again and again (takedowns, new versions), the
+     * sandboxes made on other threads: once all is quiet and drained, nothing is counted as held, so no interleaving
+     * leaks the budgets, and every sandbox made is closed or served.
+     */
+    @Test
+    void whenCallsAndDrainsInterleaveThenTheBudgetsComeBackWhole() throws Exception {
+        ExecutorService background = Executors.newFixedThreadPool(2);
+        ExecutorService callers = Executors.newFixedThreadPool(9);
+        List<UUID> agents = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+        var shared = new WarmSandboxes(config(4, 6, 1024), executor, clock, background::execute);
+        try {
+            var go = new CountDownLatch(1);
+            List<Future<?>> done = new ArrayList<>();
+            for (int c = 0; c < 8; c++) {
+                UUID mine = agents.get(c % agents.size());
+                String version = "v" + (c % 2);
+                done.add(callers.submit(() -> {
+                    go.await();
+                    for (int i = 0; i < 300; i++) {
+                        shared.take(mine, spec(version)).ifPresent(p -> p.run(new byte[0]));
+                    }
+                    return null;
+                }));
+            }
+            done.add(callers.submit(() -> {
+                go.await();
+                for (int i = 0; i < 300; i++) {
+                    shared.drain(agents.get(i % agents.size()));
+                    Thread.yield();
+                }
+                return null;
+            }));
+            go.countDown();
+            for (var f : done) {
+                f.get();
+            }
+            agents.forEach(shared::drain);
+        } finally {
+            callers.shutdownNow();
+            background.shutdown();
+            assertThat(background.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(shared.held()).isZero();
+        assertThat(shared.heldMemoryMb()).isZero();
+        assertThat(executor.made).isNotEmpty().allSatisfy(p -> assertThat(p.closed || p.ran).isTrue());
+    }
+
+    /**
      * The attacker's agent spins before it reads its input, called again and again: its sandboxes are closed once
      * they pass the start's CPU, and its pool makes nothing more while it is called, so the CPU no call pays for
      * stays bounded by one sandbox's start.
