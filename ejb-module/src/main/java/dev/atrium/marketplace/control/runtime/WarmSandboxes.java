@@ -251,6 +251,8 @@ public class WarmSandboxes {
         Duration startCpu = Duration.ofMillis(Math.max(1, config.sandboxWarmStartCpuMs));
         waiting.entrySet().removeIf(e -> e.getKey().sandbox().cpuTime().compareTo(startCpu) <= 0);
         synchronized (lock) {
+            // a sandbox taken by a call since is working on its input: its CPU is that call's, not a spinner's
+            waiting.entrySet().removeIf(e -> !e.getValue().ready.contains(e.getKey()));
             for (Pool pool : new HashSet<>(waiting.values())) {
                 if (!pool.cold) {
                     pool.cold = true;

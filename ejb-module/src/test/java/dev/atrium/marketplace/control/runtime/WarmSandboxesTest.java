@@ -378,6 +378,26 @@ class WarmSandboxesTest {
         assertThat(pool.take(honest, spec("v1"))).as("other agents are still served warm").isPresent();
     }
 
+    /**
+     * The sweep read a sandbox's CPU just as a call took it and ran its input: that CPU is the call's, so the agent is
+     * not taken for a spinner and its pool keeps making sandboxes ahead.
+     */
+    @Test
+    void whenACallTakesTheSandboxWhileTheSweepReadsItsCpuThenThatCpuIsNotHeldAgainstTheAgent() {
+        warmUp(agent, spec("v1"));
+        var racing = executor.made.get(0);
+        racing.onCpuRead = () -> {
+            racing.onCpuRead = () -> { };
+            assertThat(pool.take(agent, spec("v1"))).containsSame(racing);
+            racing.run(new byte[0]);
+            racing.cpu = Duration.ofSeconds(5);
+        };
+        pool.sweep();
+        assertThat(executor.made).as("its replacement").hasSize(2);
+        assertThat(executor.made.get(1).closed).isFalse();
+        assertThat(pool.take(agent, spec("v1"))).containsSame(executor.made.get(1));
+    }
+
     @Test
     void whenTheAgentsStartStaysWithinItsCpuThenItsSandboxesWait() {
         warmUp(agent, spec("v1"));
@@ -454,6 +474,7 @@ class WarmSandboxesTest {
         private volatile boolean closedUnused;
         private volatile boolean ran;
         private volatile Duration cpu = Duration.ZERO;
+        private volatile Runnable onCpuRead = () -> { };
 
         FakePrepared(boolean settled) {
             this.settledState = settled;
@@ -471,6 +492,7 @@ class WarmSandboxesTest {
 
         @Override
         public Duration cpuTime() {
+            onCpuRead.run();
             return cpu;
         }
 
