@@ -216,8 +216,7 @@ public class WarmSandboxes {
         }
         close(stale);
         for (int i = 0; i < start; i++) {
-            Pool reserved = pool;
-            background.accept(() -> prepareOne(key, reserved));
+            background.accept(() -> prepareOne(key, pool));
         }
         return Optional.ofNullable(taken);
     }
